@@ -1,0 +1,26 @@
+"""Ranking metrics, one measure per module, each reading like its formula."""
+
+from mapteach.metrics.average_precision import (
+    DENOMINATORS,
+    NO_RELEVANT,
+    average_precision,
+    mean_average_precision,
+)
+from mapteach.metrics.hit import hit_at_k
+from mapteach.metrics.ndcg import ndcg_at_k
+from mapteach.metrics.precision import precision_at_k
+from mapteach.metrics.recall import recall_at_k
+from mapteach.metrics.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
+
+__all__ = [
+    "DENOMINATORS",
+    "NO_RELEVANT",
+    "average_precision",
+    "hit_at_k",
+    "mean_average_precision",
+    "mean_reciprocal_rank",
+    "ndcg_at_k",
+    "precision_at_k",
+    "recall_at_k",
+    "reciprocal_rank",
+]

@@ -1,0 +1,55 @@
+"""Recall at k (R@k, 召回率): the share of all relevant documents found in the top k."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mapteach._validation import as_k, as_labels, as_n_relevant
+
+__all__ = ["recall_at_k"]
+
+
+def recall_at_k(labels: Sequence[int | bool], k: int, *, n_relevant: int | None = None) -> float:
+    """Recall at rank cutoff ``k``: relevant results in the top ``k``, over R.
+
+    R (``n_relevant``) is the number of relevant documents the query has, including
+    those the system never retrieved. A query with R = 0 scores 0.0, as in
+    trec_eval's ``recall_k``. Introduced in ``02_precision_and_recall_at_k``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    k : int
+        Rank cutoff, ``k >= 1``.
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``
+        (that is, assume every relevant document was retrieved).
+
+    Returns
+    -------
+    float
+        ``hits in labels[:k] / R``, or 0.0 when R = 0.
+
+    Raises
+    ------
+    TypeError
+        If an argument has the wrong type.
+    ValueError
+        If a label is not 0/1, ``k < 1``, or ``n_relevant`` is negative or
+        smaller than the hits in ``labels``.
+
+    Examples
+    --------
+    >>> from mapteach import recall_at_k
+    >>> recall_at_k([0, 1, 1, 0, 0], 2)  # 1 of the 2 relevant found in the top 2
+    0.5
+    >>> recall_at_k([0, 1, 1, 0, 0], 5, n_relevant=4)  # 2 found, 2 never retrieved: 2/4
+    0.5
+    """
+    y = as_labels(labels)
+    k = as_k(k)
+    r = as_n_relevant(n_relevant, int(y.sum()))
+    if r == 0:
+        return 0.0
+    return float(y[:k].sum() / r)

@@ -1,0 +1,213 @@
+"""Step-by-step AP: the rank-by-rank table and the arithmetic a learner reads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from mapteach._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics.average_precision import average_precision
+
+__all__ = ["TRACE_COLUMNS", "Explanation", "explain_ap", "trace_ap"]
+
+#: Columns of :func:`trace_ap`, in order.
+TRACE_COLUMNS: tuple[str, ...] = (
+    "rank",
+    "relevant",
+    "hits",
+    "fraction",
+    "precision",
+    "contribution",
+    "running_sum",
+    "running_ap",
+)
+
+
+def trace_ap(
+    labels: Sequence[int | bool],
+    *,
+    n_relevant: int | None = None,
+    k: int | None = None,
+) -> pd.DataFrame:
+    """Trace average precision rank by rank, as a table.
+
+    One row per rank (up to ``k``): whether the result is relevant, the hits so
+    far, P@rank as a fraction and as a number, what the rank contributes to the
+    sum (P@rank if relevant, else 0), the running sum, and the running AP (the
+    running sum over R). The last row's ``running_ap`` is
+    :func:`~mapteach.average_precision`. Introduced in
+    ``03_average_precision_by_hand``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``.
+    k : int, optional
+        Rank cutoff: trace AP@k (rows up to rank ``k``, denominator still R).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``rank``, ``relevant`` (bool), ``hits``, ``fraction`` (P@rank
+        as text, such as ``"2/3"``), ``precision``, ``contribution``,
+        ``running_sum`` and ``running_ap``. ``DataFrame.attrs`` holds
+        ``n_relevant`` (R), ``k`` and ``ap``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~mapteach.average_precision`.
+
+    Examples
+    --------
+    Article 003's query A:
+
+    >>> from mapteach import trace_ap
+    >>> print(trace_ap([1, 0, 1, 1, 0]).round(4).to_string(index=False))
+     rank  relevant  hits fraction  precision  contribution  running_sum  running_ap
+        1      True     1      1/1     1.0000        1.0000       1.0000      0.3333
+        2     False     1      1/2     0.5000        0.0000       1.0000      0.3333
+        3      True     2      2/3     0.6667        0.6667       1.6667      0.5556
+        4      True     3      3/4     0.7500        0.7500       2.4167      0.8056
+        5     False     3      3/5     0.6000        0.0000       2.4167      0.8056
+    """
+    y = as_labels(labels)
+    r = as_n_relevant(n_relevant, int(y.sum()))
+    if k is not None:
+        k = as_k(k)
+        y = y[:k]
+    ranks = np.arange(1, y.size + 1)
+    hits = np.cumsum(y)
+    precision = hits / ranks
+    contribution = np.where(y, precision, 0.0)
+    running_sum = np.cumsum(contribution)
+    table = pd.DataFrame(
+        {
+            "rank": ranks,
+            "relevant": y,
+            "hits": hits,
+            "fraction": [f"{h}/{i}" for h, i in zip(hits, ranks, strict=True)],
+            "precision": precision,
+            "contribution": contribution,
+            "running_sum": running_sum,
+            "running_ap": running_sum / r if r else np.zeros(y.size),
+        },
+        columns=list(TRACE_COLUMNS),
+    )
+    table.attrs.update(n_relevant=r, k=k, ap=average_precision(labels, n_relevant=r, k=k))
+    return table
+
+
+class Explanation(str):
+    """The arithmetic of an AP computation: plain text, with LaTeX and Markdown forms.
+
+    It is a ``str`` (the plain text), so it prints and compares like one; in a
+    notebook it renders as Markdown with the formula typeset.
+    """
+
+    latex: str
+    note: str
+    value: float
+
+    def __new__(cls, text: str, *, latex: str, note: str, value: float) -> Explanation:
+        explanation = super().__new__(cls, text)
+        explanation.latex = latex
+        explanation.note = note
+        explanation.value = value
+        return explanation
+
+    @property
+    def markdown(self) -> str:
+        """The formula as display LaTeX followed by the note, for notebooks."""
+        return f"$${self.latex}$$\n\n{self.note}"
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown
+
+
+def explain_ap(
+    labels: Sequence[int | bool],
+    *,
+    n_relevant: int | None = None,
+    k: int | None = None,
+    decimals: int = 4,
+) -> Explanation:
+    """Write out the arithmetic of average precision, term by term.
+
+    Each term is P@rank at a relevant rank, written as hits/rank; the sum is
+    divided by R. Introduced in ``03_average_precision_by_hand``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``.
+    k : int, optional
+        Rank cutoff: explain AP@k.
+    decimals : int, default 4
+        Decimals of the result.
+
+    Returns
+    -------
+    Explanation
+        A ``str`` such as ``"AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056"``, with
+        ``.latex``, ``.markdown``, ``.note`` (a sentence on R) and ``.value``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~mapteach.average_precision`; also if ``decimals`` is not an
+        integer >= 0.
+
+    Examples
+    --------
+    >>> from mapteach import explain_ap
+    >>> print(explain_ap([1, 0, 1, 1, 0, 0, 0, 0]))  # article 003, query A
+    AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056
+    >>> print(explain_ap([1, 0, 1, 0, 0, 0, 0, 0], n_relevant=3))  # query B
+    AP = (1/1 + 2/3) / 3 = 0.5556
+    >>> print(explain_ap([0, 0, 0, 0, 0, 0, 1, 1, 1, 1], k=8))
+    AP@8 = (1/7 + 2/8) / 4 = 0.0982
+    >>> explain_ap([1, 0, 1, 0, 0, 0, 0, 0], n_relevant=3).note
+    'R = 3 relevant documents; 1 of them is not in the ranks that count and adds 0 to the sum.'
+    """
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
+        raise ValueError(f"decimals must be an integer >= 0; got {decimals!r}.")
+    table = trace_ap(labels, n_relevant=n_relevant, k=k)
+    r, ap = table.attrs["n_relevant"], table.attrs["ap"]
+    name = "AP" if k is None else f"AP@{k}"
+    shown = f"{ap:.{decimals}f}"
+    counted = table[table["relevant"]]
+    if r == 0:
+        return Explanation(
+            f"{name} = 0 (R = 0: the query has no relevant document)",
+            latex=rf"\mathrm{{{name}}} = 0",
+            note="R = 0: the query has no relevant document, so AP is 0 by trec_eval's convention.",
+            value=ap,
+        )
+    pairs = list(zip(counted["hits"], counted["rank"], strict=True))
+    text_terms = " + ".join(f"{h}/{i}" for h, i in pairs)
+    latex_terms = " + ".join(rf"\frac{{{h}}}{{{i}}}" for h, i in pairs)
+    missed = r - len(pairs)
+    note = f"R = {r} relevant documents"
+    if missed:
+        verbs = (
+            "is not in the ranks that count and adds"
+            if missed == 1
+            else ("are not in the ranks that count and add")
+        )
+        note += f"; {missed} of them {verbs} 0 to the sum."
+    else:
+        note += ", all of them in the ranks that count."
+    numerator = f"({text_terms})" if pairs else "0"
+    return Explanation(
+        f"{name} = {numerator} / {r} = {shown}",
+        latex=rf"\mathrm{{{name}}} = \frac{{{latex_terms or 0}}}{{{r}}} = {shown}",
+        note=note,
+        value=ap,
+    )

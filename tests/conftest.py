@@ -1,0 +1,17 @@
+"""Shared test set-up: hypothesis profiles and the trec_eval bridge."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", max_examples=200, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
