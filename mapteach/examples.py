@@ -74,6 +74,8 @@ class RankingExample:
         text so that their precision is kept.
     note : str
         What the learner should notice.
+    docs : tuple of str
+        The article's document names in ranked order, where it gives them.
     """
 
     name: str
@@ -84,6 +86,7 @@ class RankingExample:
     n_relevant: int
     printed: Mapping[str, str] = field(default_factory=dict)
     note: str = ""
+    docs: tuple[str, ...] = ()
 
     @property
     def ap(self) -> float:
@@ -216,6 +219,7 @@ _SINGLE = (
         2,
         {"P@1": "0", "P@2": "0.5", "P@3": "0.667", "P@5": "0.4", "AP": "0.583"},
         note="AP averages P@k only at the ranks of relevant documents: (P@2 + P@3) / 2.",
+        docs=("doc2", "doc5", "doc3", "doc1", "doc4"),
     ),
     RankingExample(
         "000_second_query",

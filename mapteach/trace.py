@@ -10,7 +10,7 @@ import pandas as pd
 from mapteach._validation import as_k, as_labels, as_n_relevant
 from mapteach.metrics.average_precision import average_precision
 
-__all__ = ["TRACE_COLUMNS", "Explanation", "explain_ap", "trace_ap"]
+__all__ = ["TRACE_COLUMNS", "Explanation", "explain_ap", "explain_table", "trace_ap"]
 
 #: Columns of :func:`trace_ap`, in order.
 TRACE_COLUMNS: tuple[str, ...] = (
@@ -176,10 +176,22 @@ def explain_ap(
     >>> explain_ap([1, 0, 1, 0, 0, 0, 0, 0], n_relevant=3).note
     'R = 3 relevant documents; 1 of them is not in the ranks that count and adds 0 to the sum.'
     """
+    return explain_table(trace_ap(labels, n_relevant=n_relevant, k=k), decimals=decimals)
+
+
+def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
+    """Write out the arithmetic of a :func:`trace_ap` table (see :func:`explain_ap`).
+
+    Examples
+    --------
+    >>> from mapteach import trace_ap
+    >>> from mapteach.trace import explain_table
+    >>> print(explain_table(trace_ap([0, 1, 1], k=2)))
+    AP@2 = (1/2) / 2 = 0.2500
+    """
     if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
         raise ValueError(f"decimals must be an integer >= 0; got {decimals!r}.")
-    table = trace_ap(labels, n_relevant=n_relevant, k=k)
-    r, ap = table.attrs["n_relevant"], table.attrs["ap"]
+    r, ap, k = table.attrs["n_relevant"], table.attrs["ap"], table.attrs["k"]
     name = "AP" if k is None else f"AP@{k}"
     shown = f"{ap:.{decimals}f}"
     counted = table[table["relevant"]]

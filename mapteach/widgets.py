@@ -1,0 +1,436 @@
+"""The ranking board: drag results, mark them relevant, and watch P@k, the PR curve and AP.
+
+``RankingList`` is a small anywidget (``static/ranking_list.js``) whose synced
+traits are the only state. ``RankingBoard`` puts one list beside its trace table
+and above its plots; ``MultiQueryBoard`` shows several lists and their MAP.
+Introduced in ``06_playground``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import ipywidgets
+import numpy as np
+import traitlets
+
+from mapteach._validation import as_labels, as_n_relevant
+from mapteach.examples import EXAMPLES, MapExample, RankingExample, get_example
+from mapteach.metrics import average_precision
+from mapteach.plots import APBarsFigure, BoardFigure, figure_png
+from mapteach.render import trace_html
+from mapteach.trace import explain_table, trace_ap
+
+__all__ = ["MultiQueryBoard", "RankingBoard", "RankingList", "Readout"]
+
+_STATIC = Path(__file__).parent / "static"
+
+#: Presets offered in the board's menu: every single-query worked example.
+PRESETS: list[tuple[str, str]] = [
+    (name, f"{example.article} · {example.title}")
+    for name, example in EXAMPLES.items()
+    if isinstance(example, RankingExample)
+]
+
+
+def _items(
+    labels: Sequence[int | bool], titles: Sequence[str] | None, docs: Sequence[str] | None
+) -> list[dict[str, Any]]:
+    y = as_labels(labels)
+    docs = list(docs) if docs else [f"d{rank}" for rank in range(1, y.size + 1)]
+    titles = list(titles) if titles else [f"doc {doc.lstrip('d')}" for doc in docs]
+    if not len(docs) == len(titles) == y.size:
+        raise ValueError(
+            f"labels, titles and docs must have one entry per result; got {y.size} labels, "
+            f"{len(titles)} titles and {len(docs)} docs."
+        )
+    return [
+        {"doc": str(doc), "title": str(title), "relevant": bool(label)}
+        for doc, title, label in zip(docs, titles, y, strict=True)
+    ]
+
+
+class RankingList(anywidget.AnyWidget):
+    """One query's ranked list as a widget; the kernel computes its AP.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best first.
+    titles, docs : sequence of str, optional
+        A short title and a unique id per result (default ``doc 1``.. / ``d1``..).
+    n_relevant : int, optional
+        R; the difference to the hits in ``labels`` is the relevant documents
+        the system never retrieved.
+    k : int, optional
+        Rank cutoff (AP@k).
+    compact : bool, default False
+        Hide the controls (used in the multi-query board).
+    query_name : str, optional
+        Shown above the list.
+
+    Examples
+    --------
+    >>> from mapteach.widgets import RankingList
+    >>> ranking = RankingList([1, 0, 1], n_relevant=4)
+    >>> ranking.move("d3", 2)  # drag the third result up one place
+    >>> ranking.labels, round(ranking.ap, 4)  # (1/1 + 2/2) / 4
+    ([1, 1, 0], 0.5)
+    """
+
+    _esm = _STATIC / "ranking_list.js"
+    _css = _STATIC / "ranking_list.css"
+
+    items = traitlets.List(traitlets.Dict()).tag(sync=True, echo_update=False)
+    n_unretrieved = traitlets.Int(0).tag(sync=True)
+    k = traitlets.Int(0).tag(sync=True)
+    interpolated = traitlets.Bool(False).tag(sync=True)
+    ap = traitlets.Float(0.0, read_only=True).tag(sync=True)
+    ap_label = traitlets.Unicode("AP", read_only=True).tag(sync=True)
+    presets = traitlets.List(traitlets.List()).tag(sync=True)
+    preset = traitlets.Unicode("").tag(sync=True)
+    compact = traitlets.Bool(False).tag(sync=True)
+    query_name = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(
+        self,
+        labels: Sequence[int | bool] = (),
+        *,
+        titles: Sequence[str] | None = None,
+        docs: Sequence[str] | None = None,
+        n_relevant: int | None = None,
+        k: int | None = None,
+        compact: bool = False,
+        query_name: str = "",
+        **kwargs: Any,
+    ) -> None:
+        items = _items(labels, titles, docs)
+        hits = sum(item["relevant"] for item in items)
+        super().__init__(
+            items=items,
+            n_unretrieved=as_n_relevant(n_relevant, hits) - hits,
+            k=k or 0,
+            compact=compact,
+            query_name=query_name,
+            presets=[] if compact else [["", "— your own ranking —"], *map(list, PRESETS)],
+            **kwargs,
+        )
+        self._recompute()
+
+    @classmethod
+    def from_example(cls, name: str, **kwargs: Any) -> RankingList:
+        """A list holding a worked example, such as ``"003_b"``."""
+        ranking = cls(**kwargs)
+        ranking.load(name)
+        return ranking
+
+    @traitlets.validate("items")
+    def _check_items(self, proposal: traitlets.Bunch) -> list[dict[str, Any]]:
+        seen: dict[str, int] = {}
+        for index, item in enumerate(proposal.value):
+            if not isinstance(item, dict) or {"doc", "title", "relevant"} - set(item):
+                raise ValueError(
+                    f"items[{index}] must be a dict with keys 'doc', 'title' and 'relevant'; "
+                    f"got {item!r}."
+                )
+            if not isinstance(item["doc"], str) or not item["doc"]:
+                raise ValueError(
+                    f"items[{index}]['doc'] must be a non-empty string; got {item['doc']!r}."
+                )
+            if not isinstance(item["relevant"], bool):
+                raise ValueError(
+                    f"items[{index}]['relevant'] must be True or False; got {item['relevant']!r}."
+                )
+            if item["doc"] in seen:
+                raise ValueError(
+                    f"items[{index}] has doc {item['doc']!r}, which items[{seen[item['doc']]}] "
+                    "already has; every result needs its own doc id."
+                )
+            seen[item["doc"]] = index
+        return proposal.value
+
+    @traitlets.validate("n_unretrieved", "k")
+    def _check_count(self, proposal: traitlets.Bunch) -> int:
+        if proposal.value < 0:
+            what = (
+                "the relevant documents never retrieved"
+                if proposal.trait.name == "n_unretrieved"
+                else "the cutoff (0 for none)"
+            )
+            raise ValueError(
+                f"{proposal.trait.name} is {what} and must be >= 0; got {proposal.value}."
+            )
+        return proposal.value
+
+    @traitlets.observe("items", "n_unretrieved", "k")
+    def _recompute(self, change: traitlets.Bunch | None = None) -> None:
+        self.set_trait(
+            "ap", average_precision(self.labels, n_relevant=self.n_relevant, k=self.cutoff)
+        )
+        self.set_trait("ap_label", "AP" if self.cutoff is None else f"AP@{self.cutoff}")
+
+    @traitlets.observe("preset")
+    def _load_preset(self, change: traitlets.Bunch) -> None:
+        if change.new:
+            self.load(change.new)
+
+    @property
+    def labels(self) -> list[int]:
+        """The 0/1 labels in the order shown."""
+        return [int(item["relevant"]) for item in self.items]
+
+    @property
+    def n_relevant(self) -> int:
+        """R: the relevant results shown plus those never retrieved."""
+        return sum(self.labels) + self.n_unretrieved
+
+    @property
+    def cutoff(self) -> int | None:
+        """The cutoff k, or None for the whole list."""
+        return self.k or None
+
+    def _rank_of(self, doc: str) -> int:
+        for index, item in enumerate(self.items):
+            if item["doc"] == doc:
+                return index
+        known = ", ".join(repr(item["doc"]) for item in self.items)
+        raise ValueError(f"no result with doc {doc!r}; the list holds {known}.")
+
+    def move(self, doc: str, to_rank: int) -> None:
+        """Move result ``doc`` to rank ``to_rank`` (1 = top), as a drag does."""
+        if isinstance(to_rank, bool) or not isinstance(to_rank, numbers.Integral):
+            raise TypeError(f"to_rank must be an integer rank; got {to_rank!r}.")
+        if not 1 <= to_rank <= len(self.items):
+            raise ValueError(
+                f"to_rank must be between 1 and {len(self.items)} (the list's length); "
+                f"got {to_rank}."
+            )
+        items = list(self.items)
+        items.insert(to_rank - 1, items.pop(self._rank_of(doc)))
+        self.items = items
+
+    def toggle(self, doc: str) -> None:
+        """Flip result ``doc`` between relevant and not relevant, as a click does."""
+        index = self._rank_of(doc)
+        items = [dict(item) for item in self.items]
+        items[index]["relevant"] = not items[index]["relevant"]
+        self.items = items
+
+    def load(self, name: str) -> None:
+        """Show a worked example by name, such as ``"001_legal"``."""
+        example = get_example(name)
+        if not isinstance(example, RankingExample):
+            raise ValueError(f"{name!r} has several queries; show it with MultiQueryBoard.")
+        with self.hold_sync():
+            self.items = _items(example.labels, None, example.docs or None)
+            self.n_unretrieved = example.n_relevant - sum(example.labels)
+            self.k = 0
+            self.query_name = f"Article {example.article} · {example.title}"
+            if self.preset and self.preset != name:
+                self.preset = name
+
+    def __repr__(self) -> str:
+        state = f"{self.labels}, n_relevant={self.n_relevant}, k={self.cutoff}"
+        return f"RankingList({state}): {self.ap_label} = {self.ap:.4f}"
+
+
+class Readout(anywidget.AnyWidget):
+    """A labelled number with a ``data-testid`` and full-precision ``data-value``."""
+
+    _esm = """
+    export default {
+      render({ model, el }) {
+        const span = document.createElement("span");
+        span.className = "mt-readout";
+        span.setAttribute("aria-live", "polite");
+        span.setAttribute("role", "status");
+        const draw = () => {
+          span.setAttribute("data-testid", model.get("testid"));
+          span.setAttribute("data-value", String(model.get("value")));
+          span.textContent = `${model.get("label")} = ${model.get("value").toFixed(4)}`;
+        };
+        model.on("change:value change:label", draw);
+        draw();
+        el.append(span);
+        return () => model.off("change:value change:label", draw);
+      },
+    };
+    """
+    _css = """
+    .mt-readout { font-family: var(--jp-code-font-family, monospace); font-size: 16px;
+                  font-weight: 600; }
+    """
+    value = traitlets.Float(0.0).tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
+    testid = traitlets.Unicode("readout").tag(sync=True)
+
+
+def _static(picture: str, html: str, note: str) -> str:
+    return (
+        '<div class="mapteach-static">'
+        f'<p style="color:#666;font-size:12px;">{note}</p>'
+        f'<img alt="the board\'s initial state" src="{picture}" style="max-width:100%;"/>'
+        f"{html}</div>"
+    )
+
+
+class RankingBoard(ipywidgets.VBox):
+    """The ranking board: a draggable list, its trace table, P@k bars and the PR curve.
+
+    Every view updates after every action, and the AP shown is always
+    :func:`mapteach.average_precision` of the list on screen. Without a kernel
+    (on GitHub, in an HTML export) it shows a picture and the trace table of
+    its initial state.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool, optional
+        Relevance of each result, best first. Default: article 003's query A.
+    example : str, optional
+        Load a worked example by name instead of ``labels``.
+    titles, docs, n_relevant, k
+        As :class:`RankingList`.
+
+    Examples
+    --------
+    >>> from mapteach.widgets import RankingBoard
+    >>> board = RankingBoard(example="003_b")
+    >>> board.ranking.n_unretrieved  # query B never retrieved one of its 3 relevant items
+    1
+    >>> board.ranking.toggle("d2")
+    >>> round(board.ranking.ap, 4)  # (1/1 + 2/2 + 3/3) / 4
+    0.75
+    """
+
+    def __init__(
+        self,
+        labels: Sequence[int | bool] | None = None,
+        *,
+        example: str | None = None,
+        titles: Sequence[str] | None = None,
+        docs: Sequence[str] | None = None,
+        n_relevant: int | None = None,
+        k: int | None = None,
+    ) -> None:
+        if example is not None:
+            self.ranking = RankingList.from_example(example)
+            self.ranking.preset = example
+        else:
+            if labels is None:
+                labels, n_relevant = get_example("003_a").labels, get_example("003_a").n_relevant
+            self.ranking = RankingList(labels, titles=titles, docs=docs, n_relevant=n_relevant, k=k)
+        self.plot = BoardFigure()
+        self.trace = ipywidgets.HTML()
+        self.trace.layout.margin = "0 0 0 16px"
+        super().__init__([ipywidgets.HBox([self.ranking, self.trace]), self.plot.canvas])
+        self.ranking.observe(self._refresh, names=["items", "n_unretrieved", "k", "interpolated"])
+        self._refresh()
+
+    def _state(self) -> dict[str, Any]:
+        r = self.ranking
+        return {"n_relevant": r.n_relevant, "k": r.cutoff}
+
+    def _trace_html(self) -> str:
+        table = trace_ap(self.ranking.labels, **self._state())
+        return trace_html(table, caption=str(explain_table(table)))
+
+    def _refresh(self, change: traitlets.Bunch | None = None) -> None:
+        self.plot.update(
+            self.ranking.labels, interpolated=self.ranking.interpolated, **self._state()
+        )
+        self.trace.value = self._trace_html()
+
+    def static_html(self) -> str:
+        """A picture and the trace table of the current state, for viewers without a kernel."""
+        still = BoardFigure(live=False)
+        still.update(self.ranking.labels, interpolated=self.ranking.interpolated, **self._state())
+        return _static(
+            figure_png(still.figure),
+            self._trace_html(),
+            "A static picture of the ranking board: run the notebook to drag results around.",
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        data["text/html"] = self.static_html()
+        return data
+
+    def __repr__(self) -> str:
+        return f"RankingBoard({self.ranking!r})"
+
+
+class MultiQueryBoard(ipywidgets.VBox):
+    """Several queries' lists side by side, each with its AP, and their MAP.
+
+    Parameters
+    ----------
+    example : str, default "003_abc"
+        A multi-query worked example (see :data:`mapteach.EXAMPLES`).
+
+    Examples
+    --------
+    >>> from mapteach.widgets import MultiQueryBoard
+    >>> board = MultiQueryBoard("003_abc")
+    >>> round(board.map_readout.value, 4)
+    0.5602
+    >>> board.rankings[2].move("d8", 1)  # pull query C's last relevant item to the top
+    >>> round(board.map_readout.value, 4)  # (0.8056 + 0.5556 + (1/1 + 2/5 + 3/7) / 3) / 3
+    0.6569
+    """
+
+    def __init__(self, example: str = "003_abc") -> None:
+        queries = get_example(example)
+        if not isinstance(queries, MapExample):
+            raise ValueError(f"{example!r} is a single query; show it with RankingBoard.")
+        self.rankings = [
+            RankingList(q.labels, n_relevant=q.n_relevant, compact=True, query_name=q.name)
+            for q in queries.queries
+        ]
+        self.map_readout = Readout(label="MAP", testid="map-value")
+        self.plot = APBarsFigure([q.name for q in queries.queries])
+        super().__init__(
+            [
+                ipywidgets.HBox(
+                    self.rankings, layout=ipywidgets.Layout(justify_content="space-around")
+                ),
+                ipywidgets.HBox([self.map_readout, self.plot.canvas]),
+            ]
+        )
+        for ranking in self.rankings:
+            ranking.observe(self._refresh, names="ap")
+        self._refresh()
+
+    @property
+    def aps(self) -> list[float]:
+        """Each query's AP, in order."""
+        return [ranking.ap for ranking in self.rankings]
+
+    def _refresh(self, change: traitlets.Bunch | None = None) -> None:
+        self.map_readout.value = float(np.mean(self.aps))
+        self.plot.update(self.aps)
+
+    def static_html(self) -> str:
+        """A picture of the per-query APs and MAP, for viewers without a kernel."""
+        still = APBarsFigure([r.query_name for r in self.rankings], live=False)
+        still.update(self.aps)
+        rows = "".join(
+            f"<li>{r.query_name}: {r.labels}, R = {r.n_relevant}, AP = {r.ap:.4f}</li>"
+            for r in self.rankings
+        )
+        return _static(
+            figure_png(still.figure),
+            f"<ul>{rows}</ul><p>MAP = {self.map_readout.value:.4f}</p>",
+            "A static picture of the multi-query board: run the notebook to drag results around.",
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        data["text/html"] = self.static_html()
+        return data
+
+    def __repr__(self) -> str:
+        return f"MultiQueryBoard(MAP = {self.map_readout.value:.4f}, {len(self.rankings)} queries)"

@@ -1,0 +1,50 @@
+"""Fixtures for the browser tests: JupyterLab, Voila and Debian's Chromium.
+
+Without Chromium the browser tests skip and say how to enable them, except under
+CI (``CI`` set), where a missing browser fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser import harness
+
+
+def _require_browser() -> None:
+    missing = harness.missing_browser()
+    if missing:
+        message = f"browser tests need {missing}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def workdir(tmp_path_factory) -> Path:
+    return harness.make_workdir(tmp_path_factory.mktemp("lab"))
+
+
+@pytest.fixture(scope="session")
+def lab_url(workdir: Path) -> Iterator[str]:
+    _require_browser()
+    with harness.jupyterlab(workdir) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def voila_url(workdir: Path) -> Iterator[str]:
+    _require_browser()
+    with harness.voila(workdir, "notebooks/06_playground.ipynb") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _require_browser()
+    with harness.chromium() as chromium:
+        yield chromium

@@ -1,0 +1,209 @@
+"""Start JupyterLab or Voila on a free loopback port and drive it with Playwright.
+
+Shared by the browser tests (``conftest.py``) and the latency benchmark
+(``benchmarks/board_browser.py``). Chromium comes from Debian
+(``apt-get install -y chromium``); Playwright's own browser download is never used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+TOKEN = "mapteach-browser-tests"
+
+#: Records when the page paints into a canvas (ipympl draws each update with drawImage).
+COUNT_CANVAS_PAINTS = """
+window.__paints = [];
+const original = CanvasRenderingContext2D.prototype.drawImage;
+CanvasRenderingContext2D.prototype.drawImage = function (...args) {
+  window.__paints.push(performance.now());
+  return original.apply(this, args);
+};
+"""
+
+
+def missing_browser() -> str | None:
+    """What is missing to run a browser here, or None when all is there."""
+    missing = []
+    if not Path(CHROMIUM).exists():
+        missing.append(f"Debian's chromium at {CHROMIUM} (as root: apt-get install -y chromium)")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        missing.append("the playwright package (make test installs it)")
+    return " and ".join(missing) or None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def make_workdir(root: Path) -> Path:
+    """Copy the notebooks into ``root`` (autosave never touches the repository) and
+    write an isolated Jupyter configuration beside them."""
+    shutil.copytree(NOTEBOOKS, root / "notebooks")
+    labconfig = root / "config" / "labconfig"
+    labconfig.mkdir(parents=True)
+    (labconfig / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}})
+    )
+    return root
+
+
+def _env(workdir: Path) -> dict[str, str]:
+    config = workdir / "config"
+    return {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(config),
+        "JUPYTERLAB_SETTINGS_DIR": str(config / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(config / "workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(config / "runtime"),
+    }
+
+
+def _wait_until(ready, process: subprocess.Popen, what: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with code {process.returncode} before it was ready")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} was not ready within {timeout:.0f} s")
+        time.sleep(0.2)
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def _listens(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def _serving(command: list[str], workdir: Path, ready, what: str) -> Iterator[None]:
+    process = subprocess.Popen(
+        command,
+        cwd=workdir,
+        env=_env(workdir),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_until(ready, process, what)
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@contextmanager
+def jupyterlab(workdir: Path) -> Iterator[str]:
+    """JupyterLab serving ``workdir`` with ``window.jupyterapp`` exposed; yields its URL."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={TOKEN}",
+        f"--ServerApp.root_dir={workdir}",
+        "--expose-app-in-browser",
+        "--allow-root",
+    ]
+    with _serving(
+        command, workdir, lambda: _answers(f"{base}/api/status?token={TOKEN}"), "JupyterLab"
+    ):
+        yield base
+
+
+@contextmanager
+def voila(workdir: Path, notebook: str) -> Iterator[str]:
+    """Voila serving one notebook; yields its URL. Each page view starts a kernel,
+    so readiness is probed with a TCP connect, not a page request."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        notebook,
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+    ]
+    with _serving(command, workdir, lambda: _listens(port), "Voila"):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def chromium() -> Iterator:
+    """Debian's headless Chromium under Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_notebook(browser, lab_url: str, name: str):
+    """Open a notebook in JupyterLab, clear its stored outputs and run all cells."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(COUNT_CANVAS_PAINTS)
+    page.goto(f"{lab_url}/lab/tree/notebooks/{name}?token={TOKEN}&reset")
+    page.wait_for_function(
+        """() => {
+          const widget = window.jupyterapp?.shell?.currentWidget;
+          return widget?.sessionContext?.session?.kernel?.status === 'idle';
+        }""",
+        timeout=60_000,
+    )
+    page.evaluate(
+        """async () => {
+          await window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs');
+          await window.jupyterapp.commands.execute('notebook:run-all-cells');
+        }"""
+    )
+    return page

@@ -1,0 +1,167 @@
+"""The ranking board used the way a learner uses it: real drags, keys and clicks.
+
+After every action the test reads the list on screen, computes AP with
+mapteach.average_precision, and waits until the readout's data-value equals it and
+the kernel-rendered trace table shows the same value.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mapteach import average_precision
+from tests.browser.harness import open_notebook
+
+pytestmark = pytest.mark.browser
+
+#: The playground's first board: the single-query one (its title changes with presets).
+SINGLE = "[data-testid=ranking-board] >> nth=0"
+
+READ_BOARD = """(root) => {
+  const items = [...root.querySelectorAll('[data-testid=rank-item]')];
+  const number = (id) => Number(root.querySelector(`[data-testid=${id}]`)?.value ?? 0);
+  return {
+    docs: items.map((li) => li.dataset.doc),
+    ranks: items.map((li) => Number(li.dataset.rank)),
+    labels: items.map((li) => (li.dataset.relevant === 'true' ? 1 : 0)),
+    unretrieved: number('unretrieved-input'),
+    cutoff: number('cutoff-input'),
+    focused: document.activeElement?.dataset?.doc ?? null,
+  };
+}"""
+
+
+def read(board) -> dict:
+    state = board.evaluate(READ_BOARD)
+    assert state["ranks"] == list(range(1, len(state["docs"]) + 1))
+    return state
+
+
+def expected_ap(state: dict) -> float:
+    return average_precision(
+        state["labels"],
+        n_relevant=sum(state["labels"]) + state["unretrieved"],
+        k=state["cutoff"] or None,
+    )
+
+
+def wait_for_value(page, locator, expected: float) -> None:
+    """Wait until the readout's full-precision data-value equals ``expected`` exactly."""
+    page.wait_for_function(
+        "([el, v]) => Number(el.dataset.value) === v",
+        arg=[locator.element_handle(), expected],
+        timeout=15_000,
+    )
+
+
+def assert_readout_matches(page, board) -> dict:
+    """The readout shows AP of the list on screen, and the kernel's trace agrees."""
+    state = read(board)
+    expected = expected_ap(state)
+    wait_for_value(page, board.locator("[data-testid=ap-value]"), expected)
+    page.wait_for_function(  # the trace table is rendered by the kernel
+        "(v) => document.querySelector('[data-testid=trace-table] caption')"
+        "?.textContent.endsWith(v)",
+        arg=f"= {expected:.4f}",
+        timeout=15_000,
+    )
+    return state
+
+
+def wait_for_repaint(page, before: int) -> None:
+    page.wait_for_function("(n) => window.__paints.length > n", arg=before, timeout=15_000)
+
+
+def test_playground_in_jupyterlab(browser, lab_url):
+    page = open_notebook(browser, lab_url, "06_playground.ipynb")
+    board = page.locator(SINGLE)
+    items = board.locator("[data-testid=rank-item]")
+    items.first.wait_for(timeout=90_000)
+
+    state = assert_readout_matches(page, board)
+    assert state["docs"] == [f"d{i}" for i in range(1, 9)]
+    assert state["labels"] == [1, 0, 1, 1, 0, 0, 0, 0]  # article 003, query A
+    page.wait_for_function("() => window.__paints.length > 0", timeout=30_000)
+
+    # a real mouse drag: the relevant result at rank 4 onto the top of rank 1
+    paints = page.evaluate("window.__paints.length")
+    items.nth(3).drag_to(items.nth(0), target_position={"x": 30, "y": 3})
+    state = assert_readout_matches(page, board)
+    assert state["docs"][:4] == ["d4", "d1", "d2", "d3"]
+    assert state["labels"] == [1, 1, 0, 1, 0, 0, 0, 0]
+    wait_for_repaint(page, paints)
+
+    # a keyboard move: focus d3 (now rank 4), Alt+ArrowUp; focus follows the item
+    board.locator('[data-doc="d3"]').focus()
+    page.keyboard.press("Alt+ArrowUp")
+    state = assert_readout_matches(page, board)
+    assert state["docs"][:4] == ["d4", "d1", "d3", "d2"]
+    assert state["focused"] == "d3"
+    assert board.locator("[data-testid=announcer]").inner_text().startswith("Moved doc 3 to rank 3")
+
+    # a click toggles relevance, and Space toggles it back
+    board.locator('[data-doc="d2"]').click()
+    state = assert_readout_matches(page, board)
+    assert state["labels"][3] == 1
+    page.keyboard.press("Space")
+    state = assert_readout_matches(page, board)
+    assert state["labels"][3] == 0
+
+    # the denominator control: two relevant results the system never retrieved
+    board.locator("[data-testid=unretrieved-input]").fill("2")
+    board.locator("[data-testid=unretrieved-input]").press("Tab")
+    state = assert_readout_matches(page, board)
+    assert state["unretrieved"] == 2
+
+    # the cutoff control: AP@3
+    paints = page.evaluate("window.__paints.length")
+    board.locator("[data-testid=cutoff-input]").fill("3")
+    board.locator("[data-testid=cutoff-input]").press("Tab")
+    state = assert_readout_matches(page, board)
+    assert board.locator("[data-testid=ap-value]").inner_text().startswith("AP@3 = ")
+    wait_for_repaint(page, paints)
+
+    # a preset: article 001's late-relevant list, whose AP the article misprinted as 0.48
+    board.locator("[data-testid=preset-select]").select_option("001_legal_late")
+    page.wait_for_function(
+        "(root) => root.querySelectorAll('[data-testid=rank-item]').length === 10",
+        arg=board.element_handle(),
+    )
+    state = assert_readout_matches(page, board)
+    assert state["labels"] == [0] * 6 + [1] * 4
+    assert board.locator("[data-testid=ap-value]").inner_text() == "AP = 0.2815"
+
+    # multi-query mode: pull query C's last relevant result to the top; MAP follows
+    query_c = page.locator('[data-testid=ranking-board][data-query="003_c"]')
+    c_items = query_c.locator("[data-testid=rank-item]")
+    c_items.nth(7).drag_to(c_items.nth(0), target_position={"x": 30, "y": 3})
+    states = [
+        read(page.locator(f'[data-testid=ranking-board][data-query="{name}"]'))
+        for name in ("003_a", "003_b", "003_c")
+    ]
+    assert states[2]["docs"][0] == "d8"
+    wait_for_value(page, query_c.locator("[data-testid=ap-value]"), expected_ap(states[2]))
+    aps = [expected_ap(state) for state in states]
+    page.wait_for_function(
+        "(v) => Math.abs(Number(document.querySelector('[data-testid=map-value]')"
+        ".dataset.value) - v) < 1e-12",
+        arg=sum(aps) / 3,
+    )
+    page.close()
+
+
+def test_playground_in_voila(browser, voila_url):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(voila_url, timeout=90_000)
+    board = page.locator(SINGLE)
+    items = board.locator("[data-testid=rank-item]")
+    items.first.wait_for(timeout=90_000)
+    assert_readout_matches(page, board)
+    items.nth(2).drag_to(items.nth(0), target_position={"x": 30, "y": 3})
+    state = assert_readout_matches(page, board)
+    assert state["docs"][:3] == ["d3", "d1", "d2"]
+    board.locator('[data-doc="d8"]').focus()
+    page.keyboard.press("Alt+ArrowUp")
+    state = assert_readout_matches(page, board)
+    assert state["docs"][6] == "d8"
+    page.close()

@@ -1,0 +1,76 @@
+"""PR curves, their area, and the pictures drawn from them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mapteach import average_precision
+from mapteach.curves import eleven_point_average_precision, interpolated_precision, pr_curve
+from mapteach.plots import BoardFigure, _area_polygon, plot_ap_bars, plot_pr_curve
+
+
+def polygon_area(points: np.ndarray) -> float:
+    x, y = points[:, 0], points[:, 1]
+    return 0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))
+
+
+@given(st.lists(st.integers(0, 1), max_size=40), st.integers(0, 4))
+def test_shaded_area_under_the_step_curve_is_ap(labels, missed):
+    r = sum(labels) + missed
+    curve = pr_curve(labels, n_relevant=r)
+    hits = curve[curve["relevant"]]
+    area = polygon_area(_area_polygon(hits["recall"].to_numpy(), hits["precision"].to_numpy()))
+    assert area == pytest.approx(average_precision(labels, n_relevant=r), abs=1e-12)
+
+
+def test_pr_curve_of_article_003_query_b():
+    curve = pr_curve([1, 0, 1, 0, 0], n_relevant=3)
+    assert curve["recall"].round(4).tolist() == [0.3333, 0.3333, 0.6667, 0.6667, 0.6667]
+    assert curve["precision"].round(4).tolist() == [1.0, 0.5, 0.6667, 0.5, 0.4]
+    assert curve["interpolated"].round(4).tolist() == [1.0, 0.6667, 0.6667, 0.5, 0.4]
+    assert pr_curve([0, 0])["recall"].tolist() == [0.0, 0.0]  # R = 0
+
+
+def test_interpolated_precision_never_increases():
+    values = interpolated_precision([0.2, 1.0, 0.5, 0.7, 0.1])
+    assert values.tolist() == [1.0, 1.0, 0.7, 0.7, 0.1]
+    assert interpolated_precision([]).size == 0
+
+
+def test_eleven_point_average_precision_by_hand():
+    # IIR ch. 8: relevant at ranks 1 and 3 of R = 2 -> recall 0.5 at P 1.0, recall 1 at P 2/3
+    assert eleven_point_average_precision([1, 0, 1]) == pytest.approx((6 * 1.0 + 5 * 2 / 3) / 11)
+    # R = 4: recall 0.25 at P 1.0 (levels 0-0.2), 0.5 at P 2/3 (0.3-0.5), never more
+    assert eleven_point_average_precision([1, 0, 1], n_relevant=4) == pytest.approx(
+        (3 * 1.0 + 3 * 2 / 3) / 11
+    )
+    assert eleven_point_average_precision([0, 0]) == 0.0
+
+
+def test_plot_pr_curve_and_ap_bars_draw():
+    ax = plot_pr_curve([1, 0, 1], n_relevant=3, interpolated=False)
+    assert ax.get_legend_handles_labels()[1] == [
+        "precision after each rank",
+        "AP = 0.5556 (shaded area)",
+    ]
+    with pytest.raises(ValueError, match=r"same, non-zero length; got 2 APs and 1 names"):
+        plot_ap_bars([0.5, 0.2], ["A"])
+    with pytest.raises(ValueError, match=r"aps\[1\] is 1.5; an AP lies in \[0, 1\]"):
+        plot_ap_bars([0.5, 1.5], ["A", "B"])
+
+
+def test_board_figure_shows_the_state():
+    figure = BoardFigure(live=False)
+    figure.update([1, 0, 1, 1], n_relevant=4, k=2, interpolated=True)
+    heights = [path.vertices[1, 1] for path in figure.bars.get_paths()]
+    assert heights == pytest.approx([1.0, 0.5, 2 / 3, 0.75])
+    assert figure.cutoff.get_xdata()[0] == 2.5
+    assert figure.interpolated.get_visible()
+    assert polygon_area(figure.area.get_xy()) == pytest.approx(
+        average_precision([1, 0, 1, 1], n_relevant=4, k=2)
+    )
+    figure.update([0, 0, 0], n_relevant=0)  # a list with nothing relevant still draws
+    assert figure.cutoff.get_xdata()[0] != figure.cutoff.get_xdata()[0]  # NaN: no cutoff

@@ -1,0 +1,221 @@
+"""The ranking board's kernel side: every action updates the model, the readout and the views."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from mapteach import average_precision, explain_ap, get_example, trace_ap
+from mapteach.widgets import PRESETS, MultiQueryBoard, RankingBoard, RankingList
+
+
+def shown_ap(ranking: RankingList) -> float:
+    return average_precision(ranking.labels, n_relevant=ranking.n_relevant, k=ranking.cutoff)
+
+
+def test_reorder_toggle_r_and_k_update_the_readout():
+    board = RankingBoard(example="003_a")
+    ranking = board.ranking
+    assert ranking.ap == get_example("003_a").ap
+    ranking.move("d4", 1)
+    assert ranking.labels == [1, 1, 0, 1, 0, 0, 0, 0]
+    assert ranking.ap == shown_ap(ranking) == pytest.approx((1 + 1 + 3 / 4) / 3)
+    ranking.toggle("d2")
+    assert ranking.labels[2] == 1
+    assert ranking.ap == shown_ap(ranking)
+    ranking.n_unretrieved = 2
+    assert ranking.n_relevant == 6
+    assert ranking.ap == shown_ap(ranking)
+    ranking.k = 2
+    assert ranking.ap_label == "AP@2"
+    assert ranking.ap == shown_ap(ranking) == pytest.approx(2 / 6)
+    assert "AP@2 = (1/1 + 2/2) / 6 = 0.3333" in board.trace.value
+
+
+def test_trace_table_follows_the_list():
+    board = RankingBoard([0, 1, 0])
+    assert board.trace.value.count('data-contributes="true"') == 1
+    board.ranking.move("d2", 1)
+    assert board.trace.value.count('data-contributes="true"') == 1
+    assert "AP = (1/1) / 1 = 1.0000" in board.trace.value
+
+
+def test_every_preset_loads_with_its_ap():
+    ranking = RankingList([1])
+    for name, _ in PRESETS:
+        ranking.preset = name
+        example = get_example(name)
+        assert ranking.labels == list(example.labels)
+        assert ranking.n_relevant == example.n_relevant
+        assert ranking.ap == example.ap
+
+
+def test_preset_load_resets_the_cutoff():
+    ranking = RankingList.from_example("003_a")
+    ranking.k = 3
+    ranking.preset = "001_legal_late"  # no relevant result in its top 3
+    assert ranking.cutoff is None
+    assert round(ranking.ap, 4) == 0.2815
+
+
+def test_article_000_document_names():
+    assert [item["doc"] for item in RankingList.from_example("000_five_docs").items] == [
+        "doc2",
+        "doc5",
+        "doc3",
+        "doc1",
+        "doc4",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "fragment"),
+    [
+        (
+            lambda r: setattr(r, "items", [*r.items, dict(r.items[0])]),
+            ValueError,
+            r"items\[3\] has doc 'd1', which items\[0\] already has",
+        ),
+        (
+            lambda r: setattr(r, "items", [{"doc": "d1", "title": "x"}]),
+            ValueError,
+            r"items\[0\] must be a dict with keys 'doc', 'title' and 'relevant'",
+        ),
+        (
+            lambda r: setattr(r, "items", [{"doc": "", "title": "x", "relevant": True}]),
+            ValueError,
+            r"items\[0\]\['doc'\] must be a non-empty string",
+        ),
+        (
+            lambda r: setattr(r, "items", [{"doc": "a", "title": "x", "relevant": 1}]),
+            ValueError,
+            r"items\[0\]\['relevant'\] must be True or False; got 1",
+        ),
+        (lambda r: setattr(r, "n_unretrieved", -1), ValueError, r"n_unretrieved .* must be >= 0"),
+        (lambda r: setattr(r, "k", -3), ValueError, r"k is the cutoff \(0 for none\) .* got -3"),
+        (lambda r: r.move("d1", 4), ValueError, r"to_rank must be between 1 and 3 .* got 4"),
+        (lambda r: r.move("d1", 0), ValueError, r"to_rank must be between 1 and 3"),
+        (lambda r: r.move("d1", 1.5), TypeError, r"to_rank must be an integer rank"),
+        (lambda r: r.move("d9", 1), ValueError, r"no result with doc 'd9'; the list holds 'd1'"),
+        (lambda r: r.toggle("zz"), ValueError, r"no result with doc 'zz'"),
+        (
+            lambda r: r.load("003_abc"),
+            ValueError,
+            r"has several queries; show it with MultiQueryBoard",
+        ),
+        (lambda r: r.load("nope"), ValueError, r"no worked example named 'nope'"),
+    ],
+)
+def test_invalid_changes_are_rejected_and_leave_the_state_unchanged(change, error, fragment):
+    board = RankingBoard([1, 0, 1])
+    ranking = board.ranking
+    before = (list(ranking.items), ranking.n_unretrieved, ranking.k, ranking.ap, board.trace.value)
+    with pytest.raises(error, match=fragment):
+        change(ranking)
+    assert (
+        list(ranking.items),
+        ranking.n_unretrieved,
+        ranking.k,
+        ranking.ap,
+        board.trace.value,
+    ) == before
+
+
+def test_constructor_validates_its_arguments():
+    with pytest.raises(ValueError, match=r"labels\[1\] \(rank 2\) is 2"):
+        RankingBoard([1, 2])
+    with pytest.raises(ValueError, match=r"one entry per result; got 2 labels, 1 titles"):
+        RankingList([1, 0], titles=["only one"])
+    with pytest.raises(ValueError, match=r"n_relevant=1 is smaller than the 2 relevant"):
+        RankingList([1, 1], n_relevant=1)
+    with pytest.raises(ValueError, match=r"is a single query; show it with RankingBoard"):
+        MultiQueryBoard("003_a")
+
+
+def test_multi_query_board_keeps_map_equal_to_the_mean():
+    board = MultiQueryBoard("003_abc")
+    assert round(board.map_readout.value, 4) == 0.5602
+    board.rankings[1].n_unretrieved = 0
+    board.rankings[0].toggle("d2")
+    expected = sum(shown_ap(r) for r in board.rankings) / 3
+    assert board.map_readout.value == pytest.approx(expected, abs=1e-15)
+    assert board.map_readout.testid == "map-value"
+
+
+def test_static_fallback_for_viewers_without_a_kernel():
+    board = RankingBoard(example="003_b")
+    bundle = board._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    html = bundle["text/html"]
+    assert html.count("data:image/png;base64,") == 1
+    assert 'data-testid="trace-table"' in html
+    assert "AP = (1/1 + 2/3) / 3 = 0.5556" in html
+    assert bundle["text/plain"] == repr(board)
+    multi = MultiQueryBoard("003_abc")._repr_mimebundle_()
+    assert "MAP = 0.5602" in multi["text/html"]
+
+
+def test_static_picture_matches_the_state_shown():
+    board = RankingBoard([1, 0, 1])
+    before = board.static_html()
+    board.ranking.move("d3", 1)
+    assert board.static_html() != before
+    assert trace_ap([1, 1, 0]).attrs["ap"] == board.ranking.ap
+
+
+class BoardEvents(RuleBasedStateMachine):
+    """Random sequences of drags, toggles, R and k changes and presets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.board = RankingBoard(example="003_a")
+        self.ranking = self.board.ranking
+
+    @precondition(lambda self: self.ranking.items)
+    @rule(data=st.data())
+    def drag(self, data):
+        docs = [item["doc"] for item in self.ranking.items]
+        doc = data.draw(st.sampled_from(docs))
+        self.ranking.move(doc, data.draw(st.integers(1, len(docs))))
+
+    @precondition(lambda self: self.ranking.items)
+    @rule(data=st.data())
+    def toggle(self, data):
+        self.ranking.toggle(data.draw(st.sampled_from([i["doc"] for i in self.ranking.items])))
+
+    @rule(missed=st.integers(0, 5))
+    def set_missed(self, missed):
+        self.ranking.n_unretrieved = missed
+
+    @rule(k=st.integers(0, 12))
+    def set_cutoff(self, k):
+        self.ranking.k = k
+
+    @rule(name=st.sampled_from([name for name, _ in PRESETS]))
+    def load_preset(self, name):
+        self.ranking.preset = name
+
+    @rule(bad_rank=st.sampled_from([0, -1, 99]))
+    def rejected_move(self, bad_rank):
+        before = list(self.ranking.items)
+        with pytest.raises(ValueError):
+            self.ranking.move(self.ranking.items[0]["doc"], bad_rank)
+        assert self.ranking.items == before
+
+    @invariant()
+    def readout_equals_recomputed_ap(self):
+        assert self.ranking.ap == shown_ap(self.ranking)
+        assert self.ranking.ap_label == (
+            "AP" if self.ranking.cutoff is None else f"AP@{self.ranking.k}"
+        )
+        r = self.ranking
+        arithmetic = explain_ap(r.labels, n_relevant=r.n_relevant, k=r.cutoff)
+        assert f">{escape(arithmetic)}</caption>" in self.board.trace.value
+
+
+TestBoardEvents = BoardEvents.TestCase
+TestBoardEvents.settings = settings(max_examples=40, stateful_step_count=25, deadline=None)
