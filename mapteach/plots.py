@@ -21,10 +21,18 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import Polygon, Rectangle
 
+from mapteach._validation import as_k, as_labels
 from mapteach.curves import curve_arrays, interpolated_precision, pr_curve
 from mapteach.metrics import average_precision
 
-__all__ = ["APBarsFigure", "BoardFigure", "figure_png", "plot_ap_bars", "plot_pr_curve"]
+__all__ = [
+    "APBarsFigure",
+    "BoardFigure",
+    "figure_png",
+    "plot_ap_bars",
+    "plot_pr_curve",
+    "plot_precision_at_k",
+]
 
 RELEVANT = "#1b7f6b"
 IRRELEVANT = "#b8bec6"
@@ -338,6 +346,39 @@ def plot_pr_curve(
     _style(ax, "Precision-recall curve", "recall", "precision")
     ax.set(xlim=(0, 1.02), ylim=(0, 1.12))
     ax.legend(fontsize=8, loc="lower left")
+    return ax
+
+
+def plot_precision_at_k(
+    labels: Sequence[int | bool], *, k: int | None = None, ax: Axes | None = None
+) -> Axes:
+    """Bars of P@k at every rank k, relevant ranks in green, an optional cutoff line.
+
+    Introduced in ``02_precision_and_recall_at_k``.
+
+    Examples
+    --------
+    >>> from mapteach.plots import plot_precision_at_k
+    >>> ax = plot_precision_at_k([0, 1, 1, 0, 0], k=3)
+    >>> [round(float(bar.get_height()), 3) for bar in ax.patches]  # P@1 .. P@5
+    [0.0, 0.5, 0.667, 0.5, 0.4]
+    """
+    y = as_labels(labels)
+    if k is not None:
+        k = as_k(k)
+    if ax is None:
+        ax = Figure(figsize=(4.5, 2.8)).subplots()
+    _, precision = curve_arrays(y, int(y.sum()))
+    ranks = np.arange(1, y.size + 1)
+    ax.bar(ranks, precision, color=np.where(y, RELEVANT, IRRELEVANT), width=0.8)
+    for rank, value in zip(ranks, precision, strict=True):
+        ax.text(rank, value + 0.02, f"{value:.2f}", ha="center", fontsize=7)
+    if k is not None:
+        ax.axvline(k + 0.5, color=ACCENT, ls="--", lw=1.2, label=f"cutoff k = {k}")
+        ax.legend(fontsize=7, loc="upper right", frameon=False)
+    _style(ax, "P@k at every rank (green: relevant)", "rank k", "P@k")
+    ax.set_xticks(ranks)
+    ax.set_ylim(0, 1.12)
     return ax
 
 
