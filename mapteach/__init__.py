@@ -9,8 +9,9 @@ step-by-step traces of average precision.
 AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056
 """
 
+from mapteach.curves import eleven_point_average_precision, pr_curve
 from mapteach.examples import EXAMPLES, examples_table, get_example
-from mapteach.measures import parse_measure
+from mapteach.measures import parse_measure, score_table
 from mapteach.metrics import (
     average_precision,
     hit_at_k,
@@ -21,11 +22,13 @@ from mapteach.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
+from mapteach.render import show_trace
 from mapteach.trace import explain_ap, trace_ap
 
 __all__ = [
     "EXAMPLES",
     "average_precision",
+    "eleven_point_average_precision",
     "examples_table",
     "explain_ap",
     "get_example",
@@ -34,9 +37,12 @@ __all__ = [
     "mean_reciprocal_rank",
     "ndcg_at_k",
     "parse_measure",
+    "pr_curve",
     "precision_at_k",
     "recall_at_k",
     "reciprocal_rank",
+    "score_table",
+    "show_trace",
     "trace_ap",
 ]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -148,7 +149,8 @@ class _Exercise(ipywidgets.VBox):
         return data
 
     def __repr__(self) -> str:
-        return f"Exercise: {self.prompt}\n(answer with .check(your_answer))"
+        prompt = re.sub(r"<[^>]+>", "", self.prompt)
+        return f"Exercise: {prompt}\n(answer with .check(your_answer))"
 
 
 class NumberExercise(_Exercise):
