@@ -1,0 +1,277 @@
+"""TREC reading, evaluate() options and evaluate_scores(), against hand-computed values."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mapteach import average_precision, ndcg_at_k
+from mapteach.evaluate import evaluate, evaluate_scores
+from mapteach.trec import as_qrels, as_run, read_qrels, read_run, write_trec
+
+# A golden pair: q1 is article 003's query B (R = 3, one relevant never retrieved),
+# q2 has a tie between a relevant and an irrelevant document, q3 has nothing relevant.
+QRELS = """\
+q1 0 a 1
+q1 0 c 1
+q1 0 missing 1
+q1 0 b 0
+q2 0 d9 2
+q2 0 d10 0
+q3 0 x 0
+"""
+RUN = """\
+q1 Q0 a 1 3.0 sys
+q1 Q0 b 2 2.0 sys
+q1 Q0 c 3 1.0 sys
+q1 Q0 e 4 0.5 sys
+q2 Q0 d10 1 5.0 sys
+q2 Q0 d9 2 5.0 sys
+q3 Q0 x 1 1.0 sys
+"""
+
+
+def golden(**options) -> pd.DataFrame:
+    return evaluate(io.StringIO(QRELS), io.StringIO(RUN), ["AP", "P@2", "RR", "nDCG@2"], **options)
+
+
+def test_golden_values_by_hand():
+    table = golden()
+    assert table.index.tolist() == ["q1", "q2", "q3"]
+    assert table.loc["q1", "AP"] == pytest.approx((1 / 1 + 2 / 3) / 3)
+    assert table.loc["q1", "P@2"] == 0.5
+    # trec_eval breaks the tie by docno descending as strings: "d9" > "d10", so d9 first
+    assert table.loc["q2", "AP"] == 1.0
+    assert table.loc["q2", "RR"] == 1.0
+    assert table.loc["q2", "nDCG@2"] == 1.0
+    assert table.loc["q3"].tolist()[:4] == [0.0, 0.0, 0.0, 0.0]
+    assert table["R"].tolist() == [3, 1, 0]
+    assert table["retrieved"].tolist() == [4, 2, 1]
+    assert table["AP"].mean() == pytest.approx(((1 + 2 / 3) / 3 + 1 + 0) / 3)
+
+
+@pytest.mark.parametrize(
+    ("ties", "q2_ap"),
+    [("trec_eval", 1.0), ("input", 0.5), ("optimistic", 1.0), ("pessimistic", 0.5)],
+)
+def test_tie_conventions(ties, q2_ap):
+    assert golden(ties=ties).loc["q2", "AP"] == q2_ap
+
+
+def test_no_relevant_conventions():
+    assert golden(no_relevant="skip").index.tolist() == ["q1", "q2"]
+    one = golden(no_relevant="one")
+    assert one.loc["q3", "AP"] == 1.0 and one.loc["q3", "P@2"] == 0.0
+    with pytest.raises(
+        ValueError, match=r"1 queries have no relevant document \(R = 0\), first 'q3'"
+    ):
+        golden(no_relevant="error")
+
+
+def test_missing_queries_ignored_or_zero():
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    run = {"q1": {"a": 1.0}}
+    with pytest.warns(UserWarning, match=r"1 judged queries are missing from the run .* 'q2'"):
+        ignored = evaluate(qrels, run, ["AP"])
+    assert ignored.index.tolist() == ["q1"]
+    zero = evaluate(qrels, run, ["AP"], missing="zero")
+    assert zero["AP"].tolist() == [1.0, 0.0]
+    assert zero["retrieved"].tolist() == [1, 0]
+
+
+def test_unjudged_run_queries_are_reported_and_ignored():
+    with pytest.warns(UserWarning, match=r"1 queries of the run have no judgments .* 'zz'"):
+        table = evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}, "zz": {"a": 1.0}}, ["AP"])
+    assert table.index.tolist() == ["q1"]
+
+
+def test_relevance_threshold():
+    table = evaluate(io.StringIO(QRELS), io.StringIO(RUN), ["AP"], relevance_threshold=2)
+    assert table["R"].tolist() == [0, 1, 0]
+
+
+def test_inputs_as_dataframes_and_dicts_agree():
+    qrels, run = read_qrels(io.StringIO(QRELS)), read_run(io.StringIO(RUN))
+    as_dicts = (
+        {
+            q: dict(zip(g["doc_id"], g["relevance"], strict=True))
+            for q, g in qrels.groupby("query_id")
+        },
+        {q: dict(zip(g["doc_id"], g["score"], strict=True)) for q, g in run.groupby("query_id")},
+    )
+    pd.testing.assert_frame_equal(evaluate(qrels, run), evaluate(*as_dicts))
+    pd.testing.assert_frame_equal(
+        evaluate(qrels, run), evaluate(io.StringIO(QRELS), io.StringIO(RUN))
+    )
+
+
+def test_write_and_read_back(tmp_path):
+    run = read_run(io.StringIO(RUN))
+    again = read_run(write_trec(run, tmp_path / "run.txt", kind="run"))
+    pd.testing.assert_frame_equal(
+        evaluate(io.StringIO(QRELS), run), evaluate(io.StringIO(QRELS), again)
+    )
+    qrels = read_qrels(io.StringIO(QRELS))
+    assert read_qrels(write_trec(qrels, tmp_path / "q.txt", kind="qrels"))[
+        "relevance"
+    ].tolist() == (qrels["relevance"].tolist())
+
+
+@pytest.mark.parametrize(
+    ("reader", "text", "fragment"),
+    [
+        (read_qrels, "", r"<buffer>: the qrels file is empty"),
+        (
+            read_qrels,
+            "q1 0 d1 1\nq1 0 d2\n",
+            r"<buffer>, line 2: too few fields; a qrels line has 4",
+        ),
+        (read_qrels, "q1 0 d1 1\nq1 0 d2 1 extra\n", r"line 2: too many fields"),
+        (read_qrels, "q1 0 d1 1\nq1 0 d2 1 a b c\n", r"line 2: too many fields"),
+        (
+            read_qrels,
+            "q1 0 d1 high\n",
+            r"line 1: relevance 'high' of query 'q1', document 'd1' is not an integer",
+        ),
+        (read_qrels, "q1 0 d1 1.5\n", r"line 1: relevance '1.5' .* not an integer grade"),
+        (
+            read_qrels,
+            "q1 0 d1 1\nq1 0 d1 0\n",
+            r"document 'd1' is listed 2 times for query 'q1' in the qrels \(lines 1, 2\)",
+        ),
+        (
+            read_run,
+            "q1 Q0 d1 1 abc run\n",
+            r"line 1: score 'abc' of query 'q1', document 'd1' is not a finite number",
+        ),
+        (read_run, "q1 Q0 d1 1 nan run\n", r"line 1: score 'nan' .* not a finite number"),
+        (
+            read_run,
+            "q1 Q0 d1 1 1.0 run\nq1 Q0 d1 2 0.5 run\n",
+            r"listed 2 times for query 'q1' in the run \(lines 1, 2\)",
+        ),
+        (read_run, "q1 Q0 d1 1 1.0\n", r"line 1: too few fields; a run line has 6"),
+    ],
+)
+def test_malformed_files_name_the_line(reader, text, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        reader(io.StringIO(text))
+
+
+def test_file_errors_name_the_file(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 x run\n")
+    with pytest.raises(ValueError, match=rf"{path}, line 1: score 'x'"):
+        read_run(path)
+    with pytest.raises(ValueError, match=r"no such qrels file"):
+        read_qrels(tmp_path / "absent.txt")
+
+
+def test_blank_lines_are_reported_not_silently_dropped():
+    with pytest.warns(UserWarning, match=r"skipped 1 blank line"):
+        qrels = read_qrels(io.StringIO("q1 0 d1 1\n\nq1 0 d2 0\n"))
+    assert qrels["line"].tolist() == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "fragment"),
+    [
+        (lambda: evaluate({"q1": {"a": 1}}, {"q2": {"a": 1.0}}), ValueError, r"no query in common"),
+        (
+            lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": float("nan")}}),
+            ValueError,
+            r"the run, row 0: score nan of query 'q1', document 'a' is not a finite number",
+        ),
+        (
+            lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, ["MAP@x"]),
+            ValueError,
+            r"unknown measure",
+        ),
+        (
+            lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, ties="random"),
+            ValueError,
+            r"ties must be one of",
+        ),
+        (
+            lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, missing="drop"),
+            ValueError,
+            r"missing must be one of",
+        ),
+        (
+            lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, relevance_threshold=1.5),
+            TypeError,
+            r"relevance_threshold must be an integer",
+        ),
+        (
+            lambda: evaluate({"q1": [1]}, {"q1": {"a": 1.0}}),
+            TypeError,
+            r"query 'q1' must map to a dict",
+        ),
+        (
+            lambda: evaluate(42, {"q1": {"a": 1.0}}),
+            TypeError,
+            r"qrels must be a path, an open file",
+        ),
+        (
+            lambda: as_run(pd.DataFrame({"query_id": ["q"], "doc_id": ["d"]})),
+            ValueError,
+            r"missing score",
+        ),
+        (lambda: as_qrels({}), ValueError, r"the qrels holds no rows"),
+    ],
+)
+def test_bad_input(call, error, fragment):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with pytest.raises(error, match=fragment):
+            call()
+
+
+def test_evaluate_scores_matches_evaluate_and_the_label_api():
+    rng = np.random.default_rng(3)
+    scores = rng.integers(0, 5, (40, 25)).astype(float)  # many ties
+    grades = rng.choice([0, 0, 0, 1, 2], (40, 25))
+    measures = ["AP", "AP@5", "P@5", "R@10", "RR", "nDCG@10", "Success@3"]
+    matrix = evaluate_scores(scores, grades, measures, ties="trec_eval")
+    qrels = {f"{i:03d}": {str(j): int(grades[i, j]) for j in range(25)} for i in range(40)}
+    run = {f"{i:03d}": {str(j): scores[i, j] for j in range(25)} for i in range(40)}
+    trec = evaluate(qrels, run, measures)
+    np.testing.assert_allclose(matrix[measures].to_numpy(), trec[measures].to_numpy(), atol=1e-12)
+    stable = evaluate_scores(scores, grades, ["AP", "nDCG@25"])  # ties keep column order
+    for i in (0, 7, 39):
+        order = np.argsort(-scores[i], kind="stable")
+        assert stable.loc[i, "AP"] == average_precision((grades[i][order] >= 1).astype(int))
+        assert stable.loc[i, "nDCG@25"] == pytest.approx(ndcg_at_k(grades[i][order], 25))
+
+
+def test_evaluate_scores_tie_conventions_bound_each_other():
+    rng = np.random.default_rng(5)
+    scores = rng.integers(0, 3, (60, 12)).astype(float)
+    relevance = rng.random((60, 12)) < 0.3
+    low = evaluate_scores(scores, relevance, ["AP"], ties="pessimistic")["AP"]
+    mid = evaluate_scores(scores, relevance, ["AP"], ties="input")["AP"]
+    high = evaluate_scores(scores, relevance, ["AP"], ties="optimistic")["AP"]
+    assert (low <= mid + 1e-15).all() and (mid <= high + 1e-15).all() and (low < high).any()
+
+
+@pytest.mark.parametrize(
+    ("scores", "relevance", "error", "fragment"),
+    [
+        (np.ones(3), np.ones(3), ValueError, r"scores must be a 2-D .* got shape \(3,\)"),
+        (
+            np.ones((2, 3)),
+            np.ones((3, 2)),
+            ValueError,
+            r"scores has shape \(2, 3\) but relevance has shape \(3, 2\)",
+        ),
+        (np.array([[1.0, np.nan]]), np.ones((1, 2)), ValueError, r"scores\[0, 1\] is nan"),
+        (np.array([["a", "b"]]), np.ones((1, 2)), TypeError, r"scores must be numeric"),
+    ],
+)
+def test_evaluate_scores_bad_input(scores, relevance, error, fragment):
+    with pytest.raises(error, match=fragment):
+        evaluate_scores(scores, relevance)
