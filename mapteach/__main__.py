@@ -1,0 +1,5 @@
+"""Command line: ``python -m mapteach evaluate QRELS RUN`` and ``python -m mapteach trace``."""
+
+from mapteach.cli import main
+
+raise SystemExit(main())

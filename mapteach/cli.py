@@ -1,0 +1,146 @@
+"""The ``python -m mapteach`` command line: evaluate TREC runs, trace AP by hand."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Sequence
+
+from mapteach.evaluate import DEFAULT_MEASURES, MISSING, TIES, evaluate
+from mapteach.measures import FAMILIES
+from mapteach.metrics.average_precision import NO_RELEVANT
+from mapteach.trace import explain_ap, trace_ap
+
+__all__ = ["main"]
+
+_MEASURES_HELP = "measures (add @k for a cutoff, e.g. AP@10, P@5, nDCG@10):\n" + "\n".join(
+    f"  {name:<8} {family.description}" for name, family in FAMILIES.items()
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m mapteach",
+        description="Evaluate ranked results the way trec_eval does, and trace AP by hand.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_MEASURES_HELP,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser(
+        "evaluate",
+        help="score a TREC run file against a qrels file",
+        description="Score a TREC run (qid Q0 docid rank score tag) against qrels "
+        "(qid 0 docid relevance), per query and as the mean over queries.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_MEASURES_HELP,
+    )
+    run.add_argument("qrels", help="the judgments file")
+    run.add_argument("run", help="the run file")
+    run.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help=f"a measure to compute; repeat it (default: {' '.join(DEFAULT_MEASURES)})",
+    )
+    run.add_argument(
+        "--per-query", action="store_true", help="print every query, not only the mean"
+    )
+    run.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    run.add_argument(
+        "--ties",
+        choices=TIES,
+        default="trec_eval",
+        help="how tied scores are ordered (default: trec_eval, docno descending)",
+    )
+    run.add_argument(
+        "--no-relevant",
+        choices=NO_RELEVANT,
+        default="zero",
+        help="what a query with no relevant document scores (default: zero)",
+    )
+    run.add_argument(
+        "--missing",
+        choices=MISSING,
+        default="ignore",
+        help="judged queries absent from the run: ignore (trec_eval) or zero (-c)",
+    )
+    run.add_argument(
+        "-l",
+        "--relevance-threshold",
+        type=int,
+        default=1,
+        metavar="GRADE",
+        help="lowest grade that counts as relevant (trec_eval -l; default 1)",
+    )
+    trace = commands.add_parser(
+        "trace",
+        help="print the AP trace table and its arithmetic",
+        description="Print AP rank by rank for a ranked list of 0/1 labels, e.g. 1,0,1,1.",
+    )
+    trace.add_argument("labels", help="comma-separated 0/1 labels, best first, e.g. 1,0,1,1")
+    trace.add_argument(
+        "--relevant",
+        type=int,
+        default=None,
+        metavar="R",
+        help="R, the query's relevant documents, retrieved or not",
+    )
+    trace.add_argument("-k", "--cutoff", type=int, default=None, help="rank cutoff (AP@k)")
+    return parser
+
+
+def _evaluate(args: argparse.Namespace) -> str:
+    measures = args.measures or list(DEFAULT_MEASURES)
+    table = evaluate(
+        args.qrels,
+        args.run,
+        measures,
+        ties=args.ties,
+        no_relevant=args.no_relevant,
+        missing=args.missing,
+        relevance_threshold=args.relevance_threshold,
+    )
+    mean = table[measures].mean().rename("all")
+    if args.format == "json":
+        payload = {"mean": mean.to_dict(), "queries": len(table)}
+        if args.per_query:
+            payload["per_query"] = table.to_dict(orient="index")
+        return json.dumps(payload, indent=2)
+    shown = table.copy() if args.per_query else table.iloc[:0].copy()
+    shown.loc["all"] = [*mean, table["R"].sum(), table["retrieved"].sum()]
+    shown[["R", "retrieved"]] = shown[["R", "retrieved"]].astype(int)
+    if args.format == "csv":
+        return shown.to_csv(float_format="%.4f").rstrip("\n")
+    return shown.to_string(float_format=lambda value: f"{value:.4f}")
+
+
+def _trace(args: argparse.Namespace) -> str:
+    try:
+        labels = [int(label) for label in args.labels.split(",")]
+    except ValueError:
+        raise ValueError(
+            f"labels must be comma-separated 0/1 values such as 1,0,1,1; got {args.labels!r}."
+        ) from None
+    options = {"n_relevant": args.relevant, "k": args.cutoff}
+    table = trace_ap(labels, **options).round(4).to_string(index=False)
+    return f"{table}\n\n{explain_ap(labels, **options)}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (0 success, 2 bad input)."""
+    args = _parser().parse_args(argv)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        try:
+            output = _evaluate(args) if args.command == "evaluate" else _trace(args)
+        except (ValueError, TypeError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
+    print(output)
+    return 0

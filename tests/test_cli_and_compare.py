@@ -1,0 +1,110 @@
+"""The command line (run as a real subprocess) and the two-system comparison."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from mapteach.compare import compare_runs, paired_randomization_test
+
+QRELS = "q1 0 a 1\nq1 0 c 1\nq1 0 m 1\nq2 0 x 2\n"
+RUN = "q1 Q0 a 1 3 s\nq1 Q0 b 2 2 s\nq1 Q0 c 3 1 s\nq2 Q0 x 1 1 s\nq9 Q0 x 1 1 s\n"
+
+
+def mapteach(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mapteach", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "run.txt").write_text(RUN)
+    return str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt")
+
+
+def test_evaluate_table_per_query(files):
+    done = mapteach("evaluate", *files, "-m", "AP", "-m", "P@2", "--per-query")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["AP", "P@2", "R", "retrieved"]
+    assert lines[2].split() == ["q1", "0.5556", "0.5000", "3", "3"]
+    assert lines[-1].split() == ["all", "0.7778", "0.5000", "4", "4"]
+    assert "1 queries of the run have no judgments" in done.stderr
+
+
+def test_evaluate_json_and_csv(files):
+    payload = json.loads(mapteach("evaluate", *files, "-m", "AP", "--format", "json").stdout)
+    assert payload["mean"]["AP"] == pytest.approx((5 / 9 + 1) / 2)
+    assert payload["queries"] == 2
+    csv = mapteach("evaluate", *files, "-m", "RR", "--format", "csv", "--per-query").stdout
+    assert csv.splitlines()[0] == "query_id,RR,R,retrieved"
+
+
+def test_evaluate_options_reach_evaluate(files):
+    strict = mapteach("evaluate", *files, "-m", "AP", "-l", "2", "--format", "json")
+    assert json.loads(strict.stdout)["mean"]["AP"] == 0.5  # q1 has no grade-2 document
+
+
+def test_trace_prints_the_arithmetic():
+    done = mapteach("trace", "1,0,1,1", "--relevant", "3")
+    assert done.returncode == 0
+    assert done.stdout.strip().endswith("AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056")
+    assert "3/4" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("trace", "1,0,2"), "error: labels[2] (rank 3) is 2"),
+        (("trace", "1,x"), "error: labels must be comma-separated 0/1 values"),
+        (("evaluate", "/nonexistent/q", "/nonexistent/r"), "no such qrels file"),
+    ],
+)
+def test_errors_exit_2_with_a_message(args, fragment):
+    done = mapteach(*args)
+    assert done.returncode == 2
+    assert fragment in done.stderr
+
+
+def test_help_explains_each_measure():
+    text = mapteach("evaluate", "--help").stdout
+    for family in ("AP", "P", "R", "RR", "nDCG", "Success"):
+        assert f"  {family} " in text
+
+
+def test_randomization_test_exact_and_sampled():
+    assert paired_randomization_test(np.array([0.1, 0.2, 0.3])) == 0.25
+    assert paired_randomization_test(np.zeros(5)) == 1.0
+    rng = np.random.default_rng(0)
+    big = rng.normal(0.05, 0.1, 200)
+    p = paired_randomization_test(big, n_permutations=20_000, seed=1)
+    assert p == paired_randomization_test(big, n_permutations=20_000, seed=1)  # repeatable
+    assert p == pytest.approx(stats.ttest_1samp(big, 0).pvalue, abs=0.01)
+    with pytest.raises(ValueError, match="non-empty 1-D array of finite"):
+        paired_randomization_test(np.array([np.nan]))
+
+
+def test_compare_runs_per_query_and_summary():
+    qrels = {f"q{i}": {"a": 1, "b": 1} for i in range(6)}
+    run_a = {f"q{i}": {"a": 1.0, "x": 2.0, "b": 0.5} for i in range(6)}
+    run_b = {f"q{i}": {"a": 3.0, "x": 2.0, "b": 0.5} for i in range(5)}  # q5 unanswered
+    result = compare_runs(qrels, run_a, run_b)
+    assert result.per_query.loc["q0", "delta"] == pytest.approx(
+        (1 + 2 / 3) / 2 - (1 / 2 + 2 / 3) / 2
+    )
+    assert result.per_query.loc["q5", "B"] == 0.0
+    summary = result.summary
+    assert summary["B better"] == 5 and summary["B worse"] == 1 and summary["queries"] == 6
+    assert result.improved(2).index.tolist() == ["q0", "q1"]
+    assert result.declined().index.tolist() == ["q5"]
+    assert result.p_ttest == pytest.approx(
+        stats.ttest_rel(result.per_query["B"], result.per_query["A"]).pvalue
+    )
+    assert len(result.plot().patches) == 6
