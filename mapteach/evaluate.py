@@ -37,68 +37,105 @@ NoRelevant = Literal["zero", "skip", "one", "error"]
 
 
 def _kernel(
-    query: np.ndarray,
-    grade: np.ndarray,
+    entry_query: np.ndarray,
+    entry_rank: np.ndarray,
+    entry_grade: np.ndarray,
     n_queries: int,
     r: np.ndarray,
     ideal_query: np.ndarray,
     ideal_gain: np.ndarray,
     measures: Sequence[Measure],
-    threshold: float,
+    threshold: int,
 ) -> dict[str, np.ndarray]:
-    """Score rows sorted by (query, rank). ``query`` holds codes 0..n_queries-1."""
+    """Score every query from its retrieved documents with a positive grade.
+
+    Entries are sorted by (query, rank); ``rank`` is 1-based. Every measure here
+    depends only on where the positively graded documents sit, R, and the ideal
+    gains, so the cost grows with the judged hits, not with the run's length.
+    """
+    relevant = entry_grade >= threshold
+    query, rank = entry_query[relevant], entry_rank[relevant]
     counts = np.bincount(query, minlength=n_queries)
-    starts = np.cumsum(counts) - counts
-    rank = (np.arange(query.size) - np.repeat(starts, counts) + 1).astype(np.int32)
-    relevant = grade >= threshold
-    running = np.cumsum(relevant, dtype=np.int64)
-    before = np.r_[0, running][starts]
-    hits = running - np.repeat(before, counts)
+    hits = np.arange(1, query.size + 1) - np.repeat(np.cumsum(counts) - counts, counts)
     has_r = r > 0
     out: dict[str, np.ndarray] = {}
 
-    def per_query(weights: np.ndarray) -> np.ndarray:
-        return np.bincount(query, weights=weights, minlength=n_queries)
+    def per_query(where: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        return np.bincount(query[where], weights=weights, minlength=n_queries)
 
     def over_r(values: np.ndarray) -> np.ndarray:
         return np.divide(values, r, out=np.zeros(n_queries), where=has_r)
 
     for measure in measures:
         k = measure.k
-        within = relevant if k is None else relevant & (rank <= k)
+        within = np.ones(query.size, bool) if k is None else rank <= k
         if measure.family == "AP":
-            out[measure.name] = over_r(per_query(np.where(within, hits / rank, 0.0)))
+            out[measure.name] = over_r(per_query(within, hits[within] / rank[within]))
         elif measure.family == "P":
             out[measure.name] = per_query(within) / k
         elif measure.family == "R":
-            out[measure.name] = over_r(per_query(within))
+            out[measure.name] = over_r(per_query(within).astype(float))
         elif measure.family == "Success":
             out[measure.name] = (per_query(within) > 0).astype(float)
         elif measure.family == "RR":
-            first_query = query[within]
-            first = np.ones(first_query.size, bool)
-            first[1:] = first_query[1:] != first_query[:-1]
+            first = within & (hits == 1)
             rr = np.zeros(n_queries)
-            rr[first_query[first]] = 1.0 / rank[within][first]
+            rr[query[first]] = 1.0 / rank[first]
             out[measure.name] = rr
-        else:  # nDCG with linear gains and a log2(rank + 1) discount, as trec_eval
-            gain = np.maximum(grade, 0.0)
-            cut = np.ones(rank.size, bool) if k is None else rank <= k
-            dcg = per_query(np.where(cut, gain / np.log2(rank + 1.0), 0.0))
+        else:  # nDCG: linear gains, log2(rank + 1) discount, as trec_eval
+            positive = entry_grade > 0
+            cut = positive if k is None else positive & (entry_rank <= k)
+            dcg = np.bincount(
+                entry_query[cut],
+                weights=entry_grade[cut] / np.log2(entry_rank[cut] + 1.0),
+                minlength=n_queries,
+            )
             ideal_counts = np.bincount(ideal_query, minlength=n_queries)
-            ideal_rank = (
-                np.arange(ideal_query.size)
-                - np.repeat(np.cumsum(ideal_counts) - ideal_counts, ideal_counts)
-                + 1
+            ideal_rank = np.arange(1, ideal_query.size + 1) - np.repeat(
+                np.cumsum(ideal_counts) - ideal_counts, ideal_counts
             )
             ideal_cut = np.ones(ideal_rank.size, bool) if k is None else ideal_rank <= k
             idcg = np.bincount(
-                ideal_query,
-                weights=np.where(ideal_cut, ideal_gain / np.log2(ideal_rank + 1.0), 0.0),
+                ideal_query[ideal_cut],
+                weights=ideal_gain[ideal_cut] / np.log2(ideal_rank[ideal_cut] + 1.0),
                 minlength=n_queries,
             )
             out[measure.name] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
     return out
+
+
+def _entries(sorted_grade: np.ndarray, sorted_query: np.ndarray, n_queries: int):
+    """(query, rank, grade) of the positively graded rows of a (query, rank)-sorted run."""
+    counts = np.bincount(sorted_query, minlength=n_queries)
+    position = np.flatnonzero(sorted_grade > 0)
+    query = sorted_query[position]
+    rank = position - (np.cumsum(counts) - counts)[query] + 1
+    return query, rank, sorted_grade[position].astype(float)
+
+
+def _rank_order(
+    query: np.ndarray, score: np.ndarray, tie: np.ndarray, span: int, n_queries: int
+) -> np.ndarray:
+    """Row order by (query, score descending, tie ascending); ``tie`` is unique per query.
+
+    Rows are grouped with one quicksort on a packed (query, tie) key, then each
+    query's scores are sorted at once in a padded matrix with a stable argsort,
+    which keeps the tie order. Far faster than a three-key lexsort.
+    """
+    if n_queries * span >= 2**62:
+        return np.lexsort([tie, -score, query])
+    grouped = np.argsort(query.astype(np.int64) * span + tie)
+    counts = np.bincount(query, minlength=n_queries)
+    width = int(counts.max()) if counts.size else 0
+    if n_queries * width > 3 * query.size + 1024:  # very uneven lists: padding would not pay
+        return np.lexsort([tie, -score, query])
+    position = np.arange(query.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    padded = np.full((n_queries, width), np.inf)
+    padded[query[grouped], position] = -score[grouped]
+    rows = np.full((n_queries, width), -1, dtype=np.int64)
+    rows[query[grouped], position] = grouped
+    order = np.take_along_axis(rows, np.argsort(padded, axis=1, kind="stable"), axis=1).ravel()
+    return order[order >= 0]
 
 
 def _conventions(
@@ -127,16 +164,28 @@ def _check_options(ties: str, no_relevant: str, missing: str, threshold: Any) ->
     check_choice(missing, MISSING, name="missing")
     if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer)):
         raise TypeError(f"relevance_threshold must be an integer grade; got {threshold!r}.")
+    if threshold < 1:
+        raise ValueError(
+            f"relevance_threshold must be >= 1 (unjudged documents count as grade 0, so they "
+            f"would become relevant); got {threshold}."
+        )
 
 
-def _sort_keys(ties: str, score: np.ndarray, grade: np.ndarray, doc_rank: np.ndarray) -> list:
-    """lexsort keys within a query, least significant first."""
-    by_doc = -doc_rank
-    if ties == "trec_eval":
-        return [by_doc, -score]
-    if ties == "input":
-        return [np.arange(score.size), -score]
-    return [by_doc, -grade if ties == "optimistic" else grade, -score]
+def _values(column: pd.Series) -> np.ndarray:
+    """The column as an array of str (categoricals expanded)."""
+    return np.asarray(column.astype(str) if column.dtype == object else column.to_numpy(str))
+
+
+def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes and their sorted labels: code order is string order."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        categories = column.cat.categories.astype(str)
+        order = np.argsort(categories.to_numpy(dtype=object))
+        relabel = np.empty(order.size, dtype=np.int64)
+        relabel[order] = np.arange(order.size)
+        return relabel[column.cat.codes.to_numpy()], pd.Index(categories[order])
+    codes, labels = pd.factorize(column.astype(str), sort=True)
+    return codes.astype(np.int64), pd.Index(labels)
 
 
 def _frame(
@@ -221,8 +270,8 @@ def evaluate(
     parsed = [parse_measure(name) for name in names]
     _check_options(ties, no_relevant, missing, relevance_threshold)
     judged, ranked = as_qrels(qrels), as_run(run)
-    judged_queries = pd.Index(judged["query_id"].unique())
-    run_queries = pd.Index(ranked["query_id"].unique())
+    run_query_codes, run_queries = _codes(ranked["query_id"])
+    judged_query_codes, judged_queries = _codes(judged["query_id"])
     common = run_queries.intersection(judged_queries)
     if common.empty:
         raise ValueError(
@@ -248,37 +297,45 @@ def evaluate(
     queries = (common if missing == "ignore" else judged_queries).sort_values()
     n_queries = len(queries)
 
-    run_query = queries.get_indexer(ranked["query_id"])
+    run_query = queries.get_indexer(run_queries)[run_query_codes]
     keep = run_query >= 0
-    run_query = run_query[keep].astype(np.int64)
-    run_docs = ranked["doc_id"].to_numpy()[keep]
+    run_query = run_query[keep]
     score = ranked["score"].to_numpy()[keep]
-    judged_query = queries.get_indexer(judged["query_id"]).astype(np.int64)
+    judged_query = queries.get_indexer(judged_queries)[judged_query_codes]
     in_scope = judged_query >= 0
     judged_query = judged_query[in_scope]
     grade_judged = judged["relevance"].to_numpy()[in_scope]
 
-    doc_codes, doc_names = pd.factorize(
-        np.concatenate([run_docs, judged["doc_id"].to_numpy()[in_scope]]), sort=True
-    )
+    doc_codes, doc_names = _codes(ranked["doc_id"])  # doc_names sorted: code order = docno order
+    doc_codes = doc_codes[keep]
     n_docs = len(doc_names)
-    run_key = run_query * n_docs + doc_codes[: run_docs.size]
-    judged_key = judged_query * n_docs + doc_codes[run_docs.size :]
+    judged_docs = doc_names.get_indexer(_values(judged["doc_id"])[in_scope])
+    retrieved_judgment = judged_docs >= 0  # judged documents the run never retrieved match nothing
+    judged_key = (judged_query * n_docs + judged_docs)[retrieved_judgment]
     order = np.argsort(judged_key)
-    judged_key, grade_sorted = judged_key[order], grade_judged[order]
-    position = np.searchsorted(judged_key, run_key)
-    position[position == judged_key.size] = 0
-    found = judged_key[position] == run_key if judged_key.size else np.zeros(run_key.size, bool)
-    grade = np.where(found, grade_sorted[position] if judged_key.size else 0, 0).astype(float)
+    judged_key, grade_sorted = judged_key[order], grade_judged[retrieved_judgment][order]
+    run_key = run_query * n_docs + doc_codes
+    grade = np.zeros(run_key.size)
+    if judged_key.size:
+        position = np.minimum(np.searchsorted(judged_key, run_key), judged_key.size - 1)
+        found = judged_key[position] == run_key
+        grade[found] = grade_sorted[position[found]]
 
-    keys = _sort_keys(ties, score, grade, doc_codes[: run_docs.size])
-    order = np.lexsort([*keys, run_query])
+    doc_rank = doc_codes
+    if ties == "input":
+        tie, span = np.arange(score.size), score.size
+    else:
+        tie, span = n_docs - 1 - doc_rank, n_docs
+        if ties != "trec_eval":
+            levels, level = np.unique(grade, return_inverse=True)
+            better = level if ties == "pessimistic" else levels.size - 1 - level
+            tie, span = better * n_docs + tie, levels.size * n_docs
+    order = _rank_order(run_query, score, tie, span, n_queries)
     r = np.bincount(judged_query, weights=grade_judged >= relevance_threshold, minlength=n_queries)
     ideal_order = np.lexsort([-grade_judged, judged_query])
     ideal_gain = np.maximum(grade_judged[ideal_order], 0).astype(float)
     scores = _kernel(
-        run_query[order],
-        grade[order],
+        *_entries(grade[order], run_query[order], n_queries),
         n_queries,
         r,
         judged_query[ideal_order],
@@ -308,6 +365,23 @@ def _matrix(values: Any, name: str) -> np.ndarray:
     return array
 
 
+def _totals(n_relevant: Any, hits: np.ndarray) -> np.ndarray:
+    totals = np.asarray(n_relevant)
+    if totals.shape != hits.shape or totals.dtype.kind not in "iu":
+        raise ValueError(
+            f"n_relevant must hold one whole number per query ({hits.size}); got "
+            f"shape {totals.shape} and dtype {totals.dtype}."
+        )
+    short = np.flatnonzero(totals < hits)
+    if short.size:
+        row = short[0]
+        raise ValueError(
+            f"n_relevant[{row}]={totals[row]} is smaller than the {hits[row]} relevant "
+            "candidates in that row; R counts every relevant document, retrieved or not."
+        )
+    return totals
+
+
 def evaluate_scores(
     scores: Any,
     relevance: Any,
@@ -317,6 +391,7 @@ def evaluate_scores(
     no_relevant: NoRelevant = "zero",
     relevance_threshold: int = 1,
     doc_ids: Sequence[str] | None = None,
+    n_relevant: Any = None,
 ) -> pd.DataFrame:
     """Evaluate a (queries x candidates) similarity matrix against a relevance matrix.
 
@@ -341,6 +416,11 @@ def evaluate_scores(
         As :func:`evaluate`.
     doc_ids : sequence of str, optional
         Candidate names, used only by ``ties="trec_eval"``.
+    n_relevant : array of int, optional
+        R per query when some relevant documents are not among the candidates
+        (never retrieved). They count in R, and with gain 1 in nDCG's ideal
+        ranking (exact for binary judgments). Default: the relevant entries of
+        each row.
 
     Returns
     -------
@@ -364,7 +444,7 @@ def evaluate_scores(
     parsed = [parse_measure(name) for name in names]
     _check_options(ties, no_relevant, "ignore", relevance_threshold)
     score = _matrix(scores, "scores").astype(np.float64, copy=False)
-    grade = _matrix(relevance, "relevance").astype(np.float64, copy=False)
+    grade = _matrix(relevance, "relevance")
     if score.shape != grade.shape:
         raise ValueError(
             f"scores has shape {score.shape} but relevance has shape {grade.shape}; "
@@ -375,20 +455,37 @@ def evaluate_scores(
         doc_ids = [str(column) for column in range(n_candidates)]
     if len(doc_ids) != n_candidates:
         raise ValueError(f"doc_ids has {len(doc_ids)} names for {n_candidates} candidates.")
-    doc_rank = np.argsort(np.argsort(np.asarray(doc_ids, dtype=object)))
     if ties == "input":
         order = np.argsort(-score, axis=1, kind="stable")
+    elif ties == "trec_eval":  # columns in docno-descending order, then a stable sort
+        by_doc = np.argsort(np.asarray(doc_ids, dtype=object))[::-1]
+        order = by_doc[np.argsort(-score[:, by_doc], axis=1, kind="stable")]
     else:
-        tie_key = {"trec_eval": None, "optimistic": -grade, "pessimistic": grade}[ties]
+        doc_rank = np.argsort(np.argsort(np.asarray(doc_ids, dtype=object)))
         docs = np.broadcast_to(-doc_rank, score.shape)
-        keys = (docs, -score) if tie_key is None else (docs, tie_key, -score)
-        order = np.lexsort(keys, axis=1)
+        level = grade.astype(np.float64)
+        order = np.lexsort((docs, -level if ties == "optimistic" else level, -score), axis=1)
     ranked = np.take_along_axis(grade, order, axis=1)
-    r = (grade >= relevance_threshold).sum(axis=1)
-    query = np.repeat(np.arange(n_queries), n_candidates)
-    ideal = -np.sort(-np.maximum(grade, 0), axis=1)
+    rows, columns = np.nonzero(ranked > 0)
+    hits = (grade >= relevance_threshold).sum(axis=1)
+    r = hits if n_relevant is None else _totals(n_relevant, hits)
+    ideal_query, ideal_column = np.nonzero(grade > 0)
+    ideal_gain = grade[ideal_query, ideal_column].astype(float)
+    if n_relevant is not None:  # relevant documents outside the matrix: gain 1 each
+        extra = np.repeat(np.arange(n_queries), r - hits)
+        ideal_query = np.concatenate([ideal_query, extra])
+        ideal_gain = np.concatenate([ideal_gain, np.ones(extra.size)])
+    ideal_order = np.lexsort([-ideal_gain, ideal_query])
     result = _kernel(
-        query, ranked.ravel(), n_queries, r, query, ideal.ravel(), parsed, relevance_threshold
+        rows,
+        columns + 1,
+        ranked[rows, columns].astype(float),
+        n_queries,
+        r,
+        ideal_query[ideal_order],
+        ideal_gain[ideal_order],
+        parsed,
+        relevance_threshold,
     )
     table = _frame(
         pd.RangeIndex(n_queries, name="query"), result, r, np.full(n_queries, n_candidates), names

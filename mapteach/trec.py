@@ -78,6 +78,69 @@ def _read(source: Source, columns: tuple[str, ...], what: str) -> pd.DataFrame:
     return frame
 
 
+_FAST = {
+    "qrels": ({0: "query_id", 2: "doc_id", 3: "relevance"}, 4),
+    "run": ({0: "query_id", 2: "doc_id", 4: "score", 5: "tag"}, 6),
+}
+
+
+def _first_fields(source: Source) -> int:
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as lines:
+            return len(lines.readline().split())
+    position = source.tell()
+    first = source.readline()
+    source.seek(position)
+    return len(first.split())
+
+
+def _fast(source: Source, what: str) -> pd.DataFrame | None:
+    """Parse a well-formed file straight into categoricals; None if anything looks off.
+
+    Well-formed files (nearly all) skip the validating parser and its ten million
+    Python strings; a file this path declines is read again by the validating
+    parser, which names the offending line.
+    """
+    columns, fields = _FAST[what]
+    value = "relevance" if what == "qrels" else "score"
+    try:
+        if _first_fields(source) != fields:
+            return None
+        # every column is read: with usecols, pandas drops extra fields silently
+        frame = pd.read_csv(
+            source,
+            sep=r"\s+",
+            header=None,
+            engine="c",
+            dtype={i: np.float64 if columns.get(i) == value else "category" for i in range(fields)},
+            keep_default_na=False,
+            na_values=[],
+            skip_blank_lines=False,
+        )[list(columns)].rename(columns=columns)
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError, OSError):
+        return None
+    finally:
+        if hasattr(source, "seekable") and source.seekable():
+            source.seek(0)
+    values = frame[value].to_numpy()
+    short = "tag" in frame and "" in frame["tag"].cat.categories
+    if (
+        frame.empty
+        or short
+        or "" in frame["query_id"].cat.categories
+        or not np.isfinite(values).all()
+    ):
+        return None
+    if what == "qrels" and (values != np.round(values)).any():
+        return None
+    key = frame["query_id"].cat.codes.to_numpy(np.int64) * len(frame["doc_id"].cat.categories)
+    if pd.Series(key + frame["doc_id"].cat.codes.to_numpy()).duplicated().any():
+        return None
+    if what == "qrels":
+        frame[value] = values.astype(np.int64)
+    return frame[["query_id", "doc_id", value]]
+
+
 def _numeric(frame: pd.DataFrame, column: str, what: str, *, integer: bool) -> pd.Series:
     values = pd.to_numeric(frame[column], errors="coerce").astype(np.float64)
     bad = ~np.isfinite(values)
@@ -123,7 +186,8 @@ def read_qrels(source: Source) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``query_id``, ``doc_id`` (str), ``relevance`` (int64) and ``line``.
+        Columns ``query_id``, ``doc_id`` (categorical for files that parse cleanly,
+        else str) and ``relevance`` (int64).
 
     Raises
     ------
@@ -141,10 +205,13 @@ def read_qrels(source: Source) -> pd.DataFrame:
     0       q1     d1          1
     1       q1     d2          0
     """
+    fast = _fast(source, "qrels")
+    if fast is not None:
+        return fast
     frame = _read(source, _QRELS, "qrels")
     frame["relevance"] = _numeric(frame, "relevance", "relevance", integer=True).astype(np.int64)
     _check_duplicates(frame, "qrels")
-    return frame[["query_id", "doc_id", "relevance", "line"]].reset_index(drop=True)
+    return frame[["query_id", "doc_id", "relevance"]].reset_index(drop=True)
 
 
 def read_run(source: Source) -> pd.DataFrame:
@@ -161,7 +228,8 @@ def read_run(source: Source) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``query_id``, ``doc_id`` (str), ``score`` (float64) and ``line``.
+        Columns ``query_id``, ``doc_id`` (categorical for files that parse cleanly,
+        else str) and ``score`` (float64).
 
     Raises
     ------
@@ -178,10 +246,13 @@ def read_run(source: Source) -> pd.DataFrame:
       query_id doc_id  score
     0       q1     d1    2.5
     """
+    fast = _fast(source, "run")
+    if fast is not None:
+        return fast
     frame = _read(source, _RUN, "run")
     frame["score"] = _numeric(frame, "score", "score", integer=False).astype(np.float64)
     _check_duplicates(frame, "run")
-    return frame[["query_id", "doc_id", "score", "line"]].reset_index(drop=True)
+    return frame[["query_id", "doc_id", "score"]].reset_index(drop=True)
 
 
 def _is_source(data: Any) -> bool:
@@ -198,8 +269,11 @@ def _table(data: Any, value: str, what: str) -> pd.DataFrame:
                 f"{', '.join(sorted(missing))}."
             )
         frame = data[["query_id", "doc_id", value, *(["line"] if "line" in data else [])]].copy()
-        frame["query_id"] = frame["query_id"].astype(str)
-        frame["doc_id"] = frame["doc_id"].astype(str)
+        for column in ("query_id", "doc_id"):
+            if isinstance(frame[column].dtype, pd.CategoricalDtype):
+                frame[column] = frame[column].cat.rename_categories(str)
+            else:
+                frame[column] = frame[column].astype(str)
     elif isinstance(data, Mapping):
         rows = []
         for query, docs in data.items():
@@ -273,6 +347,7 @@ def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Pa
     q1 Q0 d2 2 1.0 mapteach
     """
     path = Path(path)
+    frame = frame.astype({"query_id": str, "doc_id": str})
     if kind == "qrels":
         lines = frame["query_id"] + " 0 " + frame["doc_id"] + " " + frame["relevance"].astype(str)
     elif kind == "run":

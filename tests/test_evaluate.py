@@ -174,7 +174,7 @@ def test_file_errors_name_the_file(tmp_path):
 def test_blank_lines_are_reported_not_silently_dropped():
     with pytest.warns(UserWarning, match=r"skipped 1 blank line"):
         qrels = read_qrels(io.StringIO("q1 0 d1 1\n\nq1 0 d2 0\n"))
-    assert qrels["line"].tolist() == [1, 3]
+    assert qrels["doc_id"].tolist() == ["d1", "d2"]
 
 
 @pytest.mark.parametrize(
@@ -275,3 +275,28 @@ def test_evaluate_scores_tie_conventions_bound_each_other():
 def test_evaluate_scores_bad_input(scores, relevance, error, fragment):
     with pytest.raises(error, match=fragment):
         evaluate_scores(scores, relevance)
+
+
+def test_evaluate_scores_with_relevant_documents_outside_the_matrix():
+    rng = np.random.default_rng(9)
+    scores = rng.integers(0, 6, (30, 15)) / 4
+    relevance = rng.random((30, 15)) < 0.3
+    missed = rng.integers(0, 3, 30)
+    r = relevance.sum(axis=1) + missed
+    measures = ["AP", "R@5", "nDCG@10", "nDCG"]
+    matrix = evaluate_scores(scores, relevance, measures, ties="trec_eval", n_relevant=r)
+    qrels = {
+        f"{i:02d}": {
+            **{str(j): int(relevance[i, j]) for j in range(15)},
+            **{f"u{m}": 1 for m in range(missed[i])},
+        }
+        for i in range(30)
+    }
+    run = {f"{i:02d}": {str(j): scores[i, j] for j in range(15)} for i in range(30)}
+    trec = evaluate(qrels, run, measures)
+    np.testing.assert_allclose(matrix[measures].to_numpy(), trec[measures].to_numpy(), atol=1e-12)
+    assert (matrix["R"].to_numpy() == r).all()
+    with pytest.raises(ValueError, match=r"n_relevant\[\d+\]=0 is smaller than the \d+ relevant"):
+        evaluate_scores(scores, relevance, n_relevant=np.zeros(30, int))
+    with pytest.raises(ValueError, match=r"one whole number per query \(30\)"):
+        evaluate_scores(scores, relevance, n_relevant=[1, 2])
