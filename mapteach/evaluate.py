@@ -18,6 +18,8 @@ import pandas as pd
 
 from mapteach._validation import check_choice
 from mapteach.measures import Measure, parse_measure
+from mapteach.metrics.average_precision import DENOMINATORS
+from mapteach.ties import expected_scores
 from mapteach.trec import as_qrels, as_run
 
 __all__ = ["DEFAULT_MEASURES", "MISSING", "TIES", "evaluate", "evaluate_scores"]
@@ -26,8 +28,9 @@ DEFAULT_MEASURES: tuple[str, ...] = ("AP", "AP@10", "P@10", "R@100", "RR", "nDCG
 
 #: How tied scores are ordered. ``"trec_eval"``: document id descending, as
 #: strings. ``"input"``: the order of the input (a stable sort). ``"optimistic"``
-#: and ``"pessimistic"``: higher (lower) grades first within a tie.
-TIES: tuple[str, ...] = ("trec_eval", "input", "optimistic", "pessimistic")
+#: and ``"pessimistic"``: higher (lower) grades first within a tie. ``"expected"``:
+#: the mean over every order of each tied group (McSherry and Najork 2008), exact.
+TIES: tuple[str, ...] = ("trec_eval", "input", "optimistic", "pessimistic", "expected")
 
 #: What happens to a query judged in the qrels but absent from the run:
 #: ``"ignore"`` (trec_eval's default) or ``"zero"`` (trec_eval ``-c``, ir_measures).
@@ -46,6 +49,7 @@ def _kernel(
     ideal_gain: np.ndarray,
     measures: Sequence[Measure],
     threshold: int,
+    denominator: str = "relevant",
 ) -> dict[str, np.ndarray]:
     """Score every query from its retrieved documents with a positive grade.
 
@@ -70,7 +74,14 @@ def _kernel(
         k = measure.k
         within = np.ones(query.size, bool) if k is None else rank <= k
         if measure.family == "AP":
-            out[measure.name] = over_r(per_query(within, hits[within] / rank[within]))
+            total = per_query(within, hits[within] / rank[within])
+            if denominator == "relevant":
+                out[measure.name] = over_r(total)
+            else:
+                divisor = per_query(within) if denominator == "retrieved" else np.minimum(r, k or r)
+                out[measure.name] = np.divide(
+                    total, divisor, out=np.zeros(n_queries), where=divisor > 0
+                )
         elif measure.family == "P":
             out[measure.name] = per_query(within) / k
         elif measure.family == "R":
@@ -158,8 +169,16 @@ def _conventions(
     return table
 
 
-def _check_options(ties: str, no_relevant: str, missing: str, threshold: Any) -> None:
+def _check_options(
+    ties: str, no_relevant: str, missing: str, threshold: Any, denominator: str = "relevant"
+) -> None:
     check_choice(ties, TIES, name="ties")
+    check_choice(denominator, DENOMINATORS, name="denominator")
+    if ties == "expected" and denominator == "retrieved":
+        raise ValueError(
+            "ties='expected' needs a fixed denominator: with denominator='retrieved' the "
+            "number of hits within the cutoff itself depends on the order of the ties."
+        )
     check_choice(no_relevant, ("zero", "skip", "one", "error"), name="no_relevant")
     check_choice(missing, MISSING, name="missing")
     if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer)):
@@ -210,6 +229,7 @@ def evaluate(
     no_relevant: NoRelevant = "zero",
     missing: str = "ignore",
     relevance_threshold: int = 1,
+    denominator: str = "relevant",
 ) -> pd.DataFrame:
     """Evaluate a run against qrels, query by query, as trec_eval does.
 
@@ -224,8 +244,9 @@ def evaluate(
     measures : sequence of str
         Measure names as ir_measures spells them: ``AP``, ``AP@10``, ``P@10``,
         ``R@100``, ``RR``, ``nDCG@10``, ``Success@1`` ...
-    ties : {"trec_eval", "input", "optimistic", "pessimistic"}
-        How tied scores are ordered (trec_eval: document id descending).
+    ties : {"trec_eval", "input", "optimistic", "pessimistic", "expected"}
+        How tied scores are ordered (trec_eval: document id descending), or
+        ``"expected"``: the exact mean over every order of each tied group.
     no_relevant : {"zero", "skip", "one", "error"}
         A query with no relevant judgment: all measures 0 (trec_eval), left out,
         AP-type measures 1 (ml_metrics), or an error.
@@ -234,6 +255,10 @@ def evaluate(
         (trec_eval ``-c``, ir_measures).
     relevance_threshold : int, default 1
         The lowest grade that counts as relevant (trec_eval ``-l``).
+    denominator : {"relevant", "min_relevant_k", "retrieved"}, default "relevant"
+        What AP-type measures divide by: R (trec_eval), min(R, k) (Kaggle
+        ``apk``) or the relevant documents retrieved within the cutoff (sklearn,
+        torchmetrics ``top_k``), as :func:`mapteach.average_precision`.
 
     Returns
     -------
@@ -268,7 +293,7 @@ def evaluate(
     """
     names = list(measures)
     parsed = [parse_measure(name) for name in names]
-    _check_options(ties, no_relevant, missing, relevance_threshold)
+    _check_options(ties, no_relevant, missing, relevance_threshold, denominator)
     judged, ranked = as_qrels(qrels), as_run(run)
     run_query_codes, run_queries = _codes(ranked["query_id"])
     judged_query_codes, judged_queries = _codes(judged["query_id"])
@@ -322,7 +347,7 @@ def evaluate(
         grade[found] = grade_sorted[position[found]]
 
     doc_rank = doc_codes
-    if ties == "input":
+    if ties in ("input", "expected"):
         tie, span = np.arange(score.size), score.size
     else:
         tie, span = n_docs - 1 - doc_rank, n_docs
@@ -333,16 +358,28 @@ def evaluate(
     order = _rank_order(run_query, score, tie, span, n_queries)
     r = np.bincount(judged_query, weights=grade_judged >= relevance_threshold, minlength=n_queries)
     ideal_order = np.lexsort([-grade_judged, judged_query])
-    ideal_gain = np.maximum(grade_judged[ideal_order], 0).astype(float)
-    scores = _kernel(
-        *_entries(grade[order], run_query[order], n_queries),
-        n_queries,
-        r,
-        judged_query[ideal_order],
-        ideal_gain,
-        parsed,
-        relevance_threshold,
-    )
+    ideal = (judged_query[ideal_order], np.maximum(grade_judged[ideal_order], 0).astype(float))
+    if ties == "expected":
+        scores = expected_scores(
+            run_query[order],
+            score[order],
+            grade[order],
+            n_queries,
+            r,
+            *ideal,
+            parsed,
+            relevance_threshold,
+        )
+    else:
+        scores = _kernel(
+            *_entries(grade[order], run_query[order], n_queries),
+            n_queries,
+            r,
+            *ideal,
+            parsed,
+            relevance_threshold,
+            denominator,
+        )
     retrieved = np.bincount(run_query, minlength=n_queries)
     table = _frame(pd.Index(queries, name="query_id"), scores, r.astype(np.int64), retrieved, names)
     return _conventions(table, parsed, no_relevant)
@@ -392,6 +429,7 @@ def evaluate_scores(
     relevance_threshold: int = 1,
     doc_ids: Sequence[str] | None = None,
     n_relevant: Any = None,
+    denominator: str = "relevant",
 ) -> pd.DataFrame:
     """Evaluate a (queries x candidates) similarity matrix against a relevance matrix.
 
@@ -408,11 +446,11 @@ def evaluate_scores(
         Boolean or integer grades; every candidate is judged.
     measures : sequence of str
         As :func:`evaluate`.
-    ties : {"input", "trec_eval", "optimistic", "pessimistic"}, default "input"
+    ties : {"input", "trec_eval", "optimistic", "pessimistic", "expected"}, default "input"
         Tied scores keep the candidates' column order (a stable sort, as
         article 003 advises); ``"trec_eval"`` orders them by ``doc_ids``
         (default the column numbers as strings) descending.
-    no_relevant, relevance_threshold
+    no_relevant, relevance_threshold, denominator
         As :func:`evaluate`.
     doc_ids : sequence of str, optional
         Candidate names, used only by ``ties="trec_eval"``.
@@ -442,7 +480,7 @@ def evaluate_scores(
     """
     names = list(measures)
     parsed = [parse_measure(name) for name in names]
-    _check_options(ties, no_relevant, "ignore", relevance_threshold)
+    _check_options(ties, no_relevant, "ignore", relevance_threshold, denominator)
     score = _matrix(scores, "scores").astype(np.float64, copy=False)
     grade = _matrix(relevance, "relevance")
     if score.shape != grade.shape:
@@ -455,7 +493,7 @@ def evaluate_scores(
         doc_ids = [str(column) for column in range(n_candidates)]
     if len(doc_ids) != n_candidates:
         raise ValueError(f"doc_ids has {len(doc_ids)} names for {n_candidates} candidates.")
-    if ties == "input":
+    if ties in ("input", "expected"):
         order = np.argsort(-score, axis=1, kind="stable")
     elif ties == "trec_eval":  # columns in docno-descending order, then a stable sort
         by_doc = np.argsort(np.asarray(doc_ids, dtype=object))[::-1]
@@ -476,17 +514,30 @@ def evaluate_scores(
         ideal_query = np.concatenate([ideal_query, extra])
         ideal_gain = np.concatenate([ideal_gain, np.ones(extra.size)])
     ideal_order = np.lexsort([-ideal_gain, ideal_query])
-    result = _kernel(
-        rows,
-        columns + 1,
-        ranked[rows, columns].astype(float),
-        n_queries,
-        r,
-        ideal_query[ideal_order],
-        ideal_gain[ideal_order],
-        parsed,
-        relevance_threshold,
-    )
+    ideal = (ideal_query[ideal_order], ideal_gain[ideal_order])
+    if ties == "expected":
+        result = expected_scores(
+            np.repeat(np.arange(n_queries), n_candidates),
+            np.take_along_axis(score, order, axis=1).ravel(),
+            ranked.ravel().astype(float),
+            n_queries,
+            r,
+            *ideal,
+            parsed,
+            relevance_threshold,
+        )
+    else:
+        result = _kernel(
+            rows,
+            columns + 1,
+            ranked[rows, columns].astype(float),
+            n_queries,
+            r,
+            *ideal,
+            parsed,
+            relevance_threshold,
+            denominator,
+        )
     table = _frame(
         pd.RangeIndex(n_queries, name="query"), result, r, np.full(n_queries, n_candidates), names
     )

@@ -1,0 +1,127 @@
+"""Every convention switch, against hand values and brute force."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mapteach import ndcg_at_k
+from mapteach.evaluate import evaluate, evaluate_scores
+from mapteach.measures import parse_measure
+
+MEASURES = ["AP", "AP@3", "P@3", "R@2", "RR", "RR@2", "nDCG", "nDCG@3", "Success@1", "Success@3"]
+
+
+@st.composite
+def tied_query(draw):
+    """Up to 7 documents with few distinct scores, graded 0-2, and 0-2 unretrieved relevant."""
+    n = draw(st.integers(1, 7))
+    scores = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    grades = draw(st.lists(st.sampled_from([0, 0, 1, 2]), min_size=n, max_size=n))
+    missed = draw(st.integers(0, 2))
+    return scores, grades, missed
+
+
+def brute_force(scores, grades, missed):
+    """Mean of each measure over every order of every tied group."""
+    groups = [
+        sorted(i for i in range(len(scores)) if scores[i] == s)
+        for s in sorted(set(scores), reverse=True)
+    ]
+    r = sum(g >= 1 for g in grades) + missed
+    ideal = sorted([*grades, *[1] * missed], reverse=True)
+    totals = dict.fromkeys(MEASURES, 0.0)
+    orders = list(itertools.product(*(itertools.permutations(g) for g in groups)))
+    for order in orders:
+        ranked = [grades[i] for group in order for i in group]
+        labels = [int(g >= 1) for g in ranked]
+        for name in MEASURES:
+            measure = parse_measure(name)
+            if measure.family == "nDCG":
+                k = measure.k or max(len(ideal), len(ranked), 1)
+                totals[name] += ndcg_at_k(ranked, k, ideal=ideal)
+            else:
+                totals[name] += measure.score(labels, n_relevant=r)
+    return {name: total / len(orders) for name, total in totals.items()}
+
+
+@settings(max_examples=150, deadline=None)
+@given(tied_query())
+def test_expected_ties_equal_the_mean_over_all_orders(query):
+    scores, grades, missed = query
+    qrels = {
+        "q": {**{f"d{i}": g for i, g in enumerate(grades)}, **{f"u{m}": 1 for m in range(missed)}}
+    }
+    run = {"q": {f"d{i}": float(s) for i, s in enumerate(scores)}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        ours = evaluate(qrels, run, MEASURES, ties="expected").loc["q"]
+    expected = brute_force(scores, grades, missed)
+    for name in MEASURES:
+        assert ours[name] == pytest.approx(expected[name], abs=1e-12), name
+
+
+def test_the_four_document_tie_example():
+    qrels = {"q": {"d1": 1, "d2": 1, "d3": 0, "d4": 0}}
+    tied = {"q": {f"d{i}": 1.0 for i in range(1, 5)}}
+    assert round(evaluate(qrels, tied, ["AP"], ties="expected").loc["q", "AP"], 4) == 0.6806
+    placements = []
+    for relevant in itertools.combinations(["a", "b", "c", "d"], 2):
+        renamed = {"q": {name: int(name in relevant) for name in "abcd"}}
+        placements.append(
+            evaluate(renamed, {"q": dict.fromkeys("abcd", 1.0)}, ["AP"]).loc["q", "AP"]
+        )
+    assert sorted(round(v, 4) for v in placements) == [0.4167, 0.5, 0.5833, 0.75, 0.8333, 1.0]
+
+
+def test_partial_ties():
+    qrels = {"q": {"d1": 1, "d3": 1, "d5": 1}}
+    run = {"q": {"d1": 0.9, "d2": 0.5, "d3": 0.5, "d4": 0.5, "d5": 0.1}}
+    values = {
+        t: round(evaluate(qrels, run, ["AP"], ties=t).loc["q", "AP"], 4)
+        for t in ("trec_eval", "expected", "optimistic", "pessimistic")
+    }
+    assert values == {
+        "trec_eval": 0.7556,
+        "expected": 0.7741,
+        "optimistic": 0.8667,
+        "pessimistic": 0.6556,
+    }
+
+
+def test_expected_ties_on_a_matrix_match_the_trec_path():
+    rng = np.random.default_rng(4)
+    scores = rng.integers(0, 3, (25, 9)).astype(float)
+    grades = rng.choice([0, 0, 1, 2], (25, 9))
+    matrix = evaluate_scores(scores, grades, MEASURES, ties="expected")
+    qrels = {f"{i:02d}": {str(j): int(grades[i, j]) for j in range(9)} for i in range(25)}
+    run = {f"{i:02d}": {str(j): scores[i, j] for j in range(9)} for i in range(25)}
+    np.testing.assert_allclose(
+        matrix[MEASURES].to_numpy(),
+        evaluate(qrels, run, MEASURES, ties="expected")[MEASURES].to_numpy(),
+        atol=1e-12,
+    )
+
+
+@pytest.mark.parametrize(
+    ("denominator", "expected"),
+    # R = 5, ranking [1,1,0,0,0,1,1,1,0,0] (the peer-conventions cutoff table)
+    [("relevant", 0.4), ("min_relevant_k", 2 / 3), ("retrieved", 1.0)],
+)
+def test_denominators_in_evaluate(denominator, expected):
+    labels = [1, 1, 0, 0, 0, 1, 1, 1, 0, 0]
+    qrels = {"q": {f"d{i}": y for i, y in enumerate(labels)}}
+    run = {"q": {f"d{i}": 10.0 - i for i in range(10)}}
+    table = evaluate(qrels, run, ["AP@3", "AP"], denominator=denominator)
+    assert table.loc["q", "AP@3"] == pytest.approx(expected)
+    assert table.loc["q", "AP"] == pytest.approx((1 + 1 + 3 / 6 + 4 / 7 + 5 / 8) / 5)
+
+
+def test_expected_with_retrieved_denominator_is_refused():
+    with pytest.raises(ValueError, match=r"ties='expected' needs a fixed denominator"):
+        evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ties="expected", denominator="retrieved")
