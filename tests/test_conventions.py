@@ -125,3 +125,108 @@ def test_denominators_in_evaluate(denominator, expected):
 def test_expected_with_retrieved_denominator_is_refused():
     with pytest.raises(ValueError, match=r"ties='expected' needs a fixed denominator"):
         evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ties="expected", denominator="retrieved")
+
+
+# --- compare_conventions, audit_setups and the articles' functions -------------------
+
+QRELS_LAB = {
+    "A": {"d1": 1, "d3": 1, "d4": 1},
+    "B": {"d1": 1, "d3": 1, "missed": 1},
+    "ties": {"t1": 1, "t2": 1, "t3": 0, "t4": 0},
+    "empty": {"e1": 0},
+    "absent": {"z": 1},
+}
+RUN_LAB = {
+    "A": {f"d{i}": 9.0 - i for i in range(1, 9)},
+    "B": {f"d{i}": 9.0 - i for i in range(1, 9)},
+    "ties": {f"t{i}": 1.0 for i in range(1, 5)},
+    "empty": {"e1": 1.0, "e2": 0.5},
+}
+
+
+def lab_table():
+    from mapteach.conventions import compare_conventions
+
+    return compare_conventions(QRELS_LAB, RUN_LAB)
+
+
+def test_every_convention_row_is_evaluate_with_that_option():
+    from mapteach.conventions import SETTINGS
+
+    table = lab_table()
+    for name, (options, _) in SETTINGS.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], **options)["AP"]
+        assert table.loc[name, "MAP"] == pytest.approx(expected.mean()), name
+        for query, value in expected.items():
+            assert table.loc[name, f"AP {query}"] == pytest.approx(value), (name, query)
+
+
+def test_peer_rows_equal_calling_the_library_directly():
+    import pytrec_eval
+    from sklearn.metrics import average_precision_score
+
+    table = lab_table()
+    direct = pytrec_eval.RelevanceEvaluator(QRELS_LAB, {"map"}).evaluate(RUN_LAB)
+    for query, value in direct.items():
+        assert table.loc["pytrec_eval", f"AP {query}"] == value["map"]
+    assert table.loc["pytrec_eval", "MAP"] == pytest.approx(table.loc["trec_eval (default)", "MAP"])
+    docs = list(RUN_LAB["B"])
+    sk = average_precision_score(
+        [d in QRELS_LAB["B"] for d in docs], [RUN_LAB["B"][d] for d in docs]
+    )
+    assert table.loc["sklearn average_precision_score, per query", "AP B"] == pytest.approx(sk)
+    assert round(sk, 4) == 0.8333  # cannot see the relevant document never retrieved
+    assert table.loc["sklearn average_precision_score, per query", "AP ties"] == 0.5
+    import ir_measures
+
+    ir = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], QRELS_LAB, RUN_LAB)}
+    assert table.loc["ir_measures", "AP A"] == pytest.approx(ir["A"])
+    assert table.loc["ir_measures", "MAP"] == pytest.approx(sum(ir.values()) / 5)  # absent = 0
+
+
+def test_peers_that_are_not_installed_say_so():
+    import importlib.util
+
+    table = lab_table()
+    for peer in ("ranx", "torchmetrics"):
+        if importlib.util.find_spec(peer) is None:
+            assert table.loc[peer, "explains"] == "not installed"
+            assert np.isnan(table.loc[peer, "MAP"])
+
+
+def test_audit_setups():
+    from mapteach.conventions import audit_setups
+
+    audit = audit_setups(
+        QRELS_LAB, RUN_LAB, {}, {"cutoff": 3, "no_relevant": "skip", "ties": "input"}
+    )
+    assert audit["item"].tolist() == ["(set-up A)", "ties", "cutoff", "no_relevant"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        final = evaluate(QRELS_LAB, RUN_LAB, ["AP@3"], ties="input", no_relevant="skip")[
+            "AP@3"
+        ].mean()
+    assert audit["MAP"].iloc[-1] == pytest.approx(final)
+    with pytest.raises(ValueError, match=r"unknown checklist items \['stemming'\]"):
+        audit_setups(QRELS_LAB, RUN_LAB, {"stemming": True}, {})
+
+
+def test_the_three_articles_give_three_answers():
+    from mapteach.articles import article_000_map, article_001_map, article_003_map, trec_eval_map
+
+    ranked = {q: list(docs) for q, docs in RUN_LAB.items()} | {"unjudged": ["x1", "x2"]}
+    relevant = {q: {d for d, g in docs.items() if g >= 1} for q, docs in QRELS_LAB.items()}
+    relevant.pop("absent")
+    answers = {
+        f.__name__: f(ranked, relevant, k=3)
+        for f in (article_000_map, article_001_map, article_003_map, trec_eval_map)
+    }
+    assert len({round(v, 6) for v in answers.values()}) == 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        trec = evaluate(QRELS_LAB, RUN_LAB, ["AP@3"], ties="input")["AP@3"]
+    assert answers["trec_eval_map"] == pytest.approx(trec.mean())
+    # 000 counts the unjudged query as 0; 001 skips it; otherwise both divide by hits in the top 3
+    assert answers["article_000_map"] == pytest.approx(answers["article_001_map"] * 4 / 5)

@@ -1,0 +1,294 @@
+"""Why two MAPs disagree: the same run scored under every convention, and by real peers.
+
+``compare_conventions`` scores one qrels/run pair with each named convention
+switch of :func:`mapteach.evaluate.evaluate`, then with every peer library that
+is installed (run live, never faked), and says which convention explains each
+number. ``audit_setups`` turns article 003's checklist into a diff of two
+evaluation set-ups. Introduced in ``09_why_maps_disagree``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mapteach.evaluate import evaluate
+from mapteach.trec import as_qrels, as_run
+
+__all__ = ["CHECKLIST", "SETTINGS", "audit_setups", "compare_conventions"]
+
+#: Named settings of evaluate(); the first is trec_eval's behaviour.
+SETTINGS: dict[str, tuple[dict[str, Any], str]] = {
+    "trec_eval (default)": (
+        {},
+        "denominator R; ties by docno descending; empty query 0; missing query ignored",
+    ),
+    "ties: input order": (
+        {"ties": "input"},
+        "a stable sort keeps tied documents in input order (article 003's advice; ranx)",
+    ),
+    "ties: optimistic": (
+        {"ties": "optimistic"},
+        "relevant documents first within a tie: an upper bound",
+    ),
+    "ties: pessimistic": (
+        {"ties": "pessimistic"},
+        "relevant documents last within a tie: a lower bound",
+    ),
+    "ties: expected": (
+        {"ties": "expected"},
+        "mean over every order of each tie, exact (McSherry and Najork 2008)",
+    ),
+    "denominator: retrieved hits": (
+        {"denominator": "retrieved"},
+        "divide by the relevant documents retrieved, as sklearn and torchmetrics can only do",
+    ),
+    "empty queries skipped": (
+        {"no_relevant": "skip"},
+        "queries with R = 0 left out of the mean (article 003; torchmetrics skip)",
+    ),
+    "empty queries score 1": (
+        {"no_relevant": "one"},
+        "queries with R = 0 score AP 1 (ml_metrics mapk)",
+    ),
+    "missing queries score 0": (
+        {"missing": "zero"},
+        "judged queries absent from the run count 0 (trec_eval -c; ir_measures)",
+    ),
+}
+
+#: Article 003 §4's checklist: the evaluate() option behind each item.
+CHECKLIST: dict[str, str] = {
+    "relevance_threshold": "which grade counts as relevant (binary vs graded labels)",
+    "ties": "how tied scores are ordered (stable sort?)",
+    "cutoff": "MAP@k or MAP over the whole list",
+    "denominator": "denominator R or r (retrieved relevant)",
+    "no_relevant": "queries with no relevant item: skip or 0",
+    "missing": "judged queries the run lacks: ignore or 0",
+}
+
+
+def _dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict, dict]:
+    judged = {
+        q: dict(zip(g["doc_id"].astype(str), g["relevance"].astype(int), strict=True))
+        for q, g in qrels.groupby("query_id", observed=True)
+    }
+    ranked = {
+        q: dict(zip(g["doc_id"].astype(str), g["score"].astype(float), strict=True))
+        for q, g in run.groupby("query_id", observed=True)
+    }
+    return judged, ranked
+
+
+def _row(per_query: Mapping[str, float], mean: float, source: str, explains: str) -> dict:
+    return {
+        **{f"AP {q}": v for q, v in per_query.items()},
+        "MAP": mean,
+        "source": source,
+        "explains": explains,
+    }
+
+
+def _peers(judged: dict, ranked: dict, queries: list[str]) -> list[tuple[str, dict | None, str]]:
+    """(name, {query: AP} or None when not installed or not applicable, explanation)."""
+    common = [q for q in queries if q in ranked]
+    rows = []
+    if importlib.util.find_spec("pytrec_eval"):
+        import pytrec_eval
+
+        result = pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranked)
+        rows.append(
+            (
+                "pytrec_eval",
+                {q: result[q]["map"] for q in result},
+                "trec_eval itself: R, docno-descending ties, missing queries ignored",
+            )
+        )
+    else:
+        rows.append(("pytrec_eval", None, "not installed"))
+    if importlib.util.find_spec("ir_measures"):
+        import ir_measures
+
+        values = {
+            m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], judged, ranked)
+        }
+        rows.append(
+            (
+                "ir_measures",
+                values,
+                "trec_eval's AP per query; its mean counts missing queries as 0",
+            )
+        )
+    else:
+        rows.append(("ir_measures", None, "not installed"))
+    if importlib.util.find_spec("ranx"):
+        from ranx import Qrels, Run
+        from ranx import evaluate as ranx_evaluate
+
+        present = {q: judged[q] for q in common}
+        scores = ranx_evaluate(
+            Qrels(present), Run({q: ranked[q] for q in common}), "map", return_mean=False
+        )
+        rows.append(
+            (
+                "ranx",
+                dict(zip(common, map(float, scores), strict=True)),
+                "R; tied documents keep input order",
+            )
+        )
+    else:
+        rows.append(("ranx", None, "not installed"))
+    from sklearn.metrics import average_precision_score
+
+    per_query = {}
+    for q in common:
+        docs = list(ranked[q])
+        truth = [judged[q].get(d, 0) >= 1 for d in docs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            per_query[q] = (
+                float(average_precision_score(truth, [ranked[q][d] for d in docs]))
+                if any(truth)
+                else 0.0
+            )
+    rows.append(
+        (
+            "sklearn average_precision_score, per query",
+            per_query,
+            "only the retrieved list: denominator r; a tied group shares one precision",
+        )
+    )
+    if importlib.util.find_spec("torchmetrics"):
+        import torch
+        from torchmetrics.functional.retrieval import retrieval_average_precision
+
+        rows.append(
+            (
+                "torchmetrics",
+                {
+                    q: float(
+                        retrieval_average_precision(
+                            torch.tensor([ranked[q][d] for d in ranked[q]]),
+                            torch.tensor([judged[q].get(d, 0) >= 1 for d in ranked[q]]),
+                        )
+                    )
+                    for q in common
+                },
+                "only the retrieved list: denominator r",
+            )
+        )
+    else:
+        rows.append(("torchmetrics", None, "not installed"))
+    return rows
+
+
+def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
+    """Score one run under every convention and by every installed peer library.
+
+    Parameters
+    ----------
+    qrels, run
+        As :func:`mapteach.evaluate.evaluate` (paths, DataFrames or dicts).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per convention setting (``source`` "mapteach") and per peer
+        library (run live; a library that is not installed has a row saying so
+        and no numbers): per-query AP columns ``AP <query>``, ``MAP``, and
+        ``explains``, the convention behind the number.
+
+    Examples
+    --------
+    >>> from mapteach.conventions import compare_conventions
+    >>> qrels = {"q1": {"a": 1, "b": 1, "c": 0, "d": 0}}
+    >>> run = {"q1": dict.fromkeys("abcd", 1.0)}  # four tied documents
+    >>> table = compare_conventions(qrels, run)
+    >>> table.loc[["trec_eval (default)", "ties: expected"], "MAP"].round(4).tolist()
+    [0.4167, 0.6806]
+    """
+    judged_frame, run_frame = as_qrels(qrels), as_run(run)
+    judged, ranked = _dicts(judged_frame, run_frame)
+    queries = sorted(judged)
+    rows = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for name, (options, explains) in SETTINGS.items():
+            table = evaluate(judged_frame, run_frame, ["AP"], **options)
+            rows[name] = _row(table["AP"].to_dict(), table["AP"].mean(), "mapteach", explains)
+    for name, values, explains in _peers(judged, ranked, queries):
+        if values is None:
+            rows[name] = _row({}, np.nan, name.split()[0], explains)
+        else:
+            mean = (
+                float(np.mean([values.get(q, 0.0) for q in queries]))
+                if name == "ir_measures"
+                else float(np.mean(list(values.values())))
+            )
+            rows[name] = _row(values, mean, name.split()[0], explains)
+    columns = [f"AP {q}" for q in queries] + ["MAP", "source", "explains"]
+    return pd.DataFrame.from_dict(rows, orient="index").reindex(columns=columns)
+
+
+def audit_setups(
+    qrels: Any, run: Any, setup_a: Mapping[str, Any], setup_b: Mapping[str, Any]
+) -> pd.DataFrame:
+    """Article 003's checklist as a diff: where two evaluation set-ups differ, and what it costs.
+
+    Each set-up is a dict of :data:`CHECKLIST` keys (``cutoff`` is k or None;
+    the others are :func:`evaluate` options). Starting from set-up A, the
+    differing items are switched to B's value one at a time, in checklist
+    order, and MAP is recomputed after each switch: the last row is B's MAP.
+
+    Examples
+    --------
+    >>> from mapteach.conventions import audit_setups
+    >>> qrels = {"q1": {"a": 1, "m": 1}, "q2": {"x": 0}}
+    >>> run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"x": 1.0}}
+    >>> audit = audit_setups(qrels, run, {}, {"no_relevant": "skip", "denominator": "retrieved"})
+    >>> print(audit[["item", "A", "B", "MAP"]].round(4).to_string(index=False))
+           item        A         B  MAP
+     (set-up A)        -         - 0.25
+    denominator relevant retrieved 0.50
+    no_relevant     zero      skip 1.00
+    """
+    defaults = {
+        "relevance_threshold": 1,
+        "ties": "trec_eval",
+        "cutoff": None,
+        "denominator": "relevant",
+        "no_relevant": "zero",
+        "missing": "ignore",
+    }
+    unknown = (set(setup_a) | set(setup_b)) - set(CHECKLIST)
+    if unknown:
+        raise ValueError(f"unknown checklist items {sorted(unknown)}; use {list(CHECKLIST)}.")
+    current = {**defaults, **setup_a}
+    target = {**defaults, **setup_b}
+
+    def score(setup: Mapping[str, Any]) -> float:
+        options = {key: value for key, value in setup.items() if key != "cutoff"}
+        name = "AP" if setup["cutoff"] is None else f"AP@{setup['cutoff']}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return float(evaluate(qrels, run, [name], **options)[name].mean())
+
+    rows = [{"item": "(set-up A)", "question": "", "A": "-", "B": "-", "MAP": score(current)}]
+    for item, question in CHECKLIST.items():
+        if current[item] != target[item]:
+            rows.append(
+                {
+                    "item": item,
+                    "question": question,
+                    "A": str(current[item]),
+                    "B": str(target[item]),
+                    "MAP": score({**current, item: target[item]}),
+                }
+            )
+            current[item] = target[item]
+    return pd.DataFrame(rows)
