@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -20,7 +20,14 @@ import pandas as pd
 from mapteach.evaluate import evaluate
 from mapteach.trec import as_qrels, as_run
 
-__all__ = ["CHECKLIST", "SETTINGS", "audit_setups", "compare_conventions"]
+__all__ = [
+    "CHECKLIST",
+    "SETTINGS",
+    "ConventionSwitches",
+    "audit_setups",
+    "compare_conventions",
+    "sklearn_average_modes",
+]
 
 #: Named settings of evaluate(); the first is trec_eval's behaviour.
 SETTINGS: dict[str, tuple[dict[str, Any], str]] = {
@@ -292,3 +299,119 @@ def audit_setups(
             )
             current[item] = target[item]
     return pd.DataFrame(rows)
+
+
+def sklearn_average_modes(relevance: Any, scores: Any) -> pd.Series:
+    """sklearn's ``average_precision_score`` on a (queries x documents) matrix, every mode.
+
+    Queries are rows. sklearn reads rows as samples and columns as labels, so its
+    default ``average="macro"`` averages over **columns** (documents), not
+    queries; ``"samples"`` averages over rows, which is MAP over queries when
+    every relevant document is in the matrix. Article 001 says the default is
+    micro; it is macro. Warnings about columns with no relevant document are
+    silenced. Introduced in ``09_why_maps_disagree``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.conventions import sklearn_average_modes
+    >>> y = np.array([[1, 0, 1, 1], [1, 0, 1, 0], [0, 0, 0, 1]])
+    >>> s = np.tile([4.0, 3.0, 2.0, 1.0], (3, 1))
+    >>> print(sklearn_average_modes(y, s).round(4).to_string())
+    macro (default)             0.5000
+    samples                     0.6296
+    micro                       0.5370
+    weighted                    0.6667
+    MAP over rows (mapteach)    0.6296
+    """
+    from sklearn.metrics import average_precision_score
+
+    from mapteach.evaluate import evaluate_scores
+
+    y, s = np.asarray(relevance), np.asarray(scores, dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        modes = {
+            f"{mode} (default)" if mode == "macro" else mode: float(
+                average_precision_score(y, s, average=mode)
+            )
+            for mode in ("macro", "samples", "micro", "weighted")
+        }
+    modes["MAP over rows (mapteach)"] = float(evaluate_scores(s, y, ["AP"])["AP"].mean())
+    return pd.Series(modes, name="average precision")
+
+
+class ConventionSwitches:
+    """Drop-downs for every convention, and the MAP they give, recomputed on each change.
+
+    Examples
+    --------
+    >>> from mapteach.conventions import ConventionSwitches
+    >>> run = {"q": {"a": 1.0, "b": 1.0, "c": 2.0}}
+    >>> switches = ConventionSwitches({"q": {"a": 1, "b": 1}}, run)
+    >>> switches.value()  # c first, then a and b tied: (1/2 + 2/3) / 2
+    0.5833333333333333
+    >>> switches.controls["ties"].value = "expected"
+    >>> switches.value()  # either order of the tie gives the same AP here
+    0.5833333333333333
+    """
+
+    OPTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "ties": ("trec_eval", "input", "optimistic", "pessimistic", "expected"),
+        "denominator": ("relevant", "retrieved"),
+        "no_relevant": ("zero", "skip", "one"),
+        "missing": ("ignore", "zero"),
+        "cutoff": ("none", "3", "5", "10"),
+    }
+
+    def __init__(self, qrels: Any, run: Any) -> None:
+        import ipywidgets
+
+        self.qrels, self.run = as_qrels(qrels), as_run(run)
+        self.controls = {
+            name: ipywidgets.Dropdown(options=options, description=name.replace("_", " "))
+            for name, options in self.OPTIONS.items()
+        }
+        self.output = ipywidgets.HTML()
+        for control in self.controls.values():
+            control.observe(lambda _: self._refresh(), names="value")
+        self.widget = ipywidgets.VBox(
+            [
+                ipywidgets.HBox(list(self.controls.values())[:3]),
+                ipywidgets.HBox(list(self.controls.values())[3:]),
+                self.output,
+            ]
+        )
+        self._refresh()
+
+    def _table(self) -> pd.DataFrame:
+        options = {name: c.value for name, c in self.controls.items() if name != "cutoff"}
+        cutoff = self.controls["cutoff"].value
+        measure = "AP" if cutoff == "none" else f"AP@{cutoff}"
+        if options["ties"] == "expected" and options["denominator"] == "retrieved":
+            options["denominator"] = "relevant"
+            self.controls["denominator"].value = "relevant"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return evaluate(self.qrels, self.run, [measure], **options)
+
+    def value(self) -> float:
+        """MAP under the current switches."""
+        table = self._table()
+        return float(table.iloc[:, 0].mean())
+
+    def _refresh(self) -> None:
+        table = self._table()
+        self.output.value = (
+            f'<p style="font-size:16px"><b>MAP = {table.iloc[:, 0].mean():.4f}</b> over '
+            f"{len(table)} queries</p>" + table.round(4).to_html()
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = self.widget._repr_mimebundle_(**kwargs)
+        data["text/plain"] = repr(self)
+        data["text/html"] = self.output.value
+        return data
+
+    def __repr__(self) -> str:
+        return f"ConventionSwitches(MAP = {self.value():.4f})"
