@@ -147,6 +147,17 @@ def test_playground_in_jupyterlab(browser, lab_url):
         ".dataset.value) - v) < 1e-12",
         arg=sum(aps) / 3,
     )
+
+    # the inverse exercise: move relevant d7, d8, d9 to ranks 2, 4, 5 by keyboard, then Check
+    task = page.locator('[data-testid=ranking-board][data-query="Drag the results, then Check"]')
+    for doc, steps in (("d7", 5), ("d8", 4), ("d9", 4)):
+        task.locator(f'[data-doc="{doc}"]').focus()
+        for _ in range(steps):
+            page.keyboard.press("Alt+ArrowUp")
+    assert read(task)["labels"] == [0, 1, 0, 1, 1, 0, 0, 0, 0, 1]
+    wait_for_value(page, task.locator("[data-testid=ap-value]"), 0.5)
+    page.locator(".mapteach-check").last.click()
+    page.get_by_text("Correct: AP = 0.5000 (target 0.5), P@5 = 0.6000 (target 0.6).").wait_for()
     page.close()
 
 
