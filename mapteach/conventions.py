@@ -228,7 +228,10 @@ def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
         for name, (options, explains) in SETTINGS.items():
             table = evaluate(judged_frame, run_frame, ["AP"], **options)
             rows[name] = _row(table["AP"].to_dict(), table["AP"].mean(), "mapteach", explains)
-    for name, values, explains in _peers(judged, ranked, queries):
+    with warnings.catch_warnings():  # the peers' own warnings (numba compiling, sklearn)
+        warnings.simplefilter("ignore")
+        peers = _peers(judged, ranked, queries)
+    for name, values, explains in peers:
         if values is None:
             rows[name] = _row({}, np.nan, name.split()[0], explains)
         else:

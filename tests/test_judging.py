@@ -1,0 +1,88 @@
+"""Judgments: label-flip sensitivity, judged-only AP, agreement, and the judging board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from mapteach import average_precision
+from mapteach.judging import (
+    LEGAL_RESULTS,
+    JudgingBoard,
+    agreement,
+    check_grades,
+    flip_sensitivity,
+    judged_only_ap,
+)
+
+
+def test_flip_sensitivity_by_hand_and_top_matters_most():
+    legal = [1, 0, 0, 1, 0, 1, 0, 0, 1, 0]  # article 001's list
+    table = flip_sensitivity(legal)
+    base = average_precision(legal)
+    # rank 1 relevant -> not: R = 3, hits at 4, 6, 9 become 1/4, 2/6, 3/9
+    assert table.loc[0, "ap_if_flipped"] == pytest.approx((1 / 4 + 2 / 6 + 3 / 9) / 3)
+    assert table.loc[0, "change"] == pytest.approx(table.loc[0, "ap_if_flipped"] - base)
+    assert abs(table.loc[0, "change"]) > abs(table.loc[9, "change"])
+    missed = flip_sensitivity([1, 0], n_relevant=3)  # two relevant never retrieved stay in R
+    assert missed.loc[1, "ap_if_flipped"] == pytest.approx((1 + 1) / 4)
+
+
+def test_judged_only_ap_by_hand_and_against_trec_eval():
+    import pytrec_eval
+
+    ranking = ["u1", "a", "u2", "x", "b", "u3"]
+    judgments = {"a": 1, "x": 0, "b": 2, "missed": 1}
+    # condensed list: a, x, b -> relevant at 1 and 3 of R = 3
+    assert judged_only_ap(ranking, judgments) == pytest.approx((1 + 2 / 3) / 3)
+    run = {"q": {doc: float(len(ranking) - i) for i, doc in enumerate(ranking)}}
+    trec = pytrec_eval.RelevanceEvaluator({"q": judgments}, {"map"}, judged_docs_only_flag=True)
+    assert trec.evaluate(run)["q"]["map"] == pytest.approx(judged_only_ap(ranking, judgments))
+
+
+def test_kappa_equals_sklearn_on_random_labels():
+    rng = np.random.default_rng(1)
+    a = {f"q{q}": {f"d{d}": int(rng.integers(0, 4)) for d in range(12)} for q in range(5)}
+    b = {
+        q: {d: g if rng.random() < 0.7 else int(rng.integers(0, 4)) for d, g in docs.items()}
+        for q, docs in a.items()
+    }
+    pairs = [(q, d) for q in sorted(a) for d in sorted(a[q])]
+    expected = cohen_kappa_score(
+        [int(a[q][d] >= 2) for q, d in pairs], [int(b[q][d] >= 2) for q, d in pairs]
+    )
+    kappa, table = agreement(a, b, {q: sorted(a[q]) for q in a}, relevance_threshold=2)
+    assert kappa == pytest.approx(expected)
+    assert table["difference"].tolist() == pytest.approx(
+        (table["AP (B)"] - table["AP (A)"]).tolist()
+    )
+
+
+def test_bad_judgments_name_the_document():
+    with pytest.raises(
+        ValueError, match=r"query 'q', document 'd2' is judged in one set but not in the second"
+    ):
+        agreement({"q": {"d1": 1, "d2": 0}}, {"q": {"d1": 1}})
+    with pytest.raises(ValueError, match=r"query 'q2' is judged in one set but not in the first"):
+        agreement({"q": {"d1": 1}}, {"q": {"d1": 1}, "q2": {"d1": 0}})
+    with pytest.raises(
+        ValueError, match=r"query 'q', document 'd7': grade 5 is not on the scale 1, 2, 3, 4"
+    ):
+        check_grades({"q": {"d1": 4, "d7": 5}}, scale=range(1, 5))
+
+
+def test_judging_board():
+    board = JudgingBoard()
+    assert board.summary["ap"] == 0.0  # nothing judged relevant yet
+    reference = [int(grade >= 2) for _, _, grade in LEGAL_RESULTS]
+    assert board.summary["ref_ap"] == average_precision(reference)
+    for doc, _, grade in LEGAL_RESULTS:
+        board.grade(doc, grade)
+    assert board.summary["ap"] == board.summary["ref_ap"]
+    assert board.summary["disagree"] == []
+    with pytest.raises(ValueError, match=r"result 'r1': grade 4 is not on the scale 0-3"):
+        board.grade("r1", 4)
+    with pytest.raises(ValueError, match=r"no result 'r99'"):
+        board.grade("r99", 1)
+    assert "results graded" in board._repr_mimebundle_()[0]["text/plain"]
