@@ -19,6 +19,7 @@ import pandas as pd
 from mapteach._validation import check_choice
 from mapteach.measures import Measure, parse_measure
 from mapteach.metrics.average_precision import DENOMINATORS
+from mapteach.metrics.ndcg import ideal_dcg
 from mapteach.ties import expected_scores
 from mapteach.trec import as_qrels, as_run
 
@@ -101,16 +102,7 @@ def _kernel(
                 weights=entry_grade[cut] / np.log2(entry_rank[cut] + 1.0),
                 minlength=n_queries,
             )
-            ideal_counts = np.bincount(ideal_query, minlength=n_queries)
-            ideal_rank = np.arange(1, ideal_query.size + 1) - np.repeat(
-                np.cumsum(ideal_counts) - ideal_counts, ideal_counts
-            )
-            ideal_cut = np.ones(ideal_rank.size, bool) if k is None else ideal_rank <= k
-            idcg = np.bincount(
-                ideal_query[ideal_cut],
-                weights=ideal_gain[ideal_cut] / np.log2(ideal_rank[ideal_cut] + 1.0),
-                minlength=n_queries,
-            )
+            idcg = ideal_dcg(ideal_query, ideal_gain, n_queries, k)
             out[measure.name] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
     return out
 

@@ -20,6 +20,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from mapteach.measures import Measure
+from mapteach.metrics.ndcg import ideal_dcg
 
 __all__ = ["expected_scores"]
 
@@ -93,16 +94,7 @@ def expected_scores(
             )
         elif measure.family == "nDCG":
             dcg = per_query(np.where(cut, mean_gain[group] / np.log2(rank + 1.0), 0.0))
-            ideal_counts = np.bincount(ideal_query, minlength=n_queries)
-            ideal_rank = np.arange(1, ideal_query.size + 1) - np.repeat(
-                np.cumsum(ideal_counts) - ideal_counts, ideal_counts
-            )
-            keep = np.ones(ideal_rank.size, bool) if k is None else ideal_rank <= k
-            idcg = np.bincount(
-                ideal_query[keep],
-                weights=ideal_gain[keep] / np.log2(ideal_rank[keep] + 1.0),
-                minlength=n_queries,
-            )
+            idcg = ideal_dcg(ideal_query, ideal_gain, n_queries, k)
             out[measure.name] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
         elif measure.family == "Success":
             seen = np.minimum(size, k - above).clip(min=0)  # ranks of each group within the top k

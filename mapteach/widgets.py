@@ -278,7 +278,16 @@ def _static(picture: str, html: str, note: str) -> str:
     )
 
 
-class RankingBoard(ipywidgets.VBox):
+class _StaticFallback:
+    """Adds ``static_html()`` as a text/html fallback beside the widget view."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        data["text/html"] = self.static_html()
+        return data
+
+
+class RankingBoard(_StaticFallback, ipywidgets.VBox):
     """The ranking board: a draggable list, its trace table, P@k bars and the PR curve.
 
     Every view updates after every action, and the AP shown is always
@@ -354,16 +363,11 @@ class RankingBoard(ipywidgets.VBox):
             "A static picture of the ranking board: run the notebook to drag results around.",
         )
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data = super()._repr_mimebundle_(**kwargs)
-        data["text/html"] = self.static_html()
-        return data
-
     def __repr__(self) -> str:
         return f"RankingBoard({self.ranking!r})"
 
 
-class MultiQueryBoard(ipywidgets.VBox):
+class MultiQueryBoard(_StaticFallback, ipywidgets.VBox):
     """Several queries' lists side by side, each with its AP, and their MAP.
 
     Parameters
@@ -426,11 +430,6 @@ class MultiQueryBoard(ipywidgets.VBox):
             f"<ul>{rows}</ul><p>MAP = {self.map_readout.value:.4f}</p>",
             "A static picture of the multi-query board: run the notebook to drag results around.",
         )
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data = super()._repr_mimebundle_(**kwargs)
-        data["text/html"] = self.static_html()
-        return data
 
     def __repr__(self) -> str:
         return f"MultiQueryBoard(MAP = {self.map_readout.value:.4f}, {len(self.rankings)} queries)"

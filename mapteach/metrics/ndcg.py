@@ -9,7 +9,7 @@ import numpy as np
 
 from mapteach._validation import as_gains, as_k
 
-__all__ = ["ndcg_at_k"]
+__all__ = ["ideal_dcg", "ndcg_at_k"]
 
 
 def _dcg(gains: np.ndarray) -> float:
@@ -80,3 +80,24 @@ def ndcg_at_k(gains: Sequence[float], k: int, *, ideal: Sequence[float] | None =
     if ideal_dcg == 0.0:
         return 0.0
     return _dcg(g[:k]) / ideal_dcg
+
+
+def ideal_dcg(query: np.ndarray, gain: np.ndarray, n_queries: int, k: int | None) -> np.ndarray:
+    """DCG@k of the ideal ranking of every query at once (the whole-run kernels' helper).
+
+    ``query`` holds codes 0..n_queries-1, sorted, and ``gain`` each query's judged
+    gains from best to worst; both are validated by the caller.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.metrics.ndcg import ideal_dcg
+    >>> ideal_dcg(np.array([0, 0, 1]), np.array([3.0, 1.0, 2.0]), 2, None).round(4)  # 3 + 1/log2(3)
+    array([3.6309, 2.    ])
+    """
+    counts = np.bincount(query, minlength=n_queries)
+    rank = np.arange(1, query.size + 1) - np.repeat(np.cumsum(counts) - counts, counts)
+    keep = np.ones(rank.size, bool) if k is None else rank <= k
+    return np.bincount(
+        query[keep], weights=gain[keep] / np.log2(rank[keep] + 1.0), minlength=n_queries
+    )
