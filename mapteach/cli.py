@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -142,5 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
-    print(output)
+    try:
+        print(output)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (e.g. `| head`) closed the pipe early: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
     return 0
