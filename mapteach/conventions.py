@@ -137,14 +137,14 @@ def _peers(judged: dict, ranked: dict, queries: list[str]) -> list[tuple[str, di
         from ranx import Qrels, Run
         from ranx import evaluate as ranx_evaluate
 
-        present = {q: judged[q] for q in common}
+        ranx_qrels = Qrels({q: judged[q] for q in common})
         scores = ranx_evaluate(
-            Qrels(present), Run({q: ranked[q] for q in common}), "map", return_mean=False
+            ranx_qrels, Run({q: ranked[q] for q in common}), "map", return_mean=False
         )
         rows.append(
             (
-                "ranx",
-                dict(zip(common, map(float, scores), strict=True)),
+                "ranx",  # ranx returns scores in its own query order: align by its keys
+                dict(zip(ranx_qrels.keys(), map(float, scores), strict=True)),
                 "R; tied documents keep input order",
             )
         )

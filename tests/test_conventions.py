@@ -184,6 +184,17 @@ def test_peer_rows_equal_calling_the_library_directly():
     ir = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], QRELS_LAB, RUN_LAB)}
     assert table.loc["ir_measures", "AP A"] == pytest.approx(ir["A"])
     assert table.loc["ir_measures", "MAP"] == pytest.approx(sum(ir.values()) / 5)  # absent = 0
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
+
+    answered = [q for q in QRELS_LAB if q in RUN_LAB]
+    ranx_qrels = Qrels({q: QRELS_LAB[q] for q in answered})
+    direct = ranx_evaluate(
+        ranx_qrels, Run({q: RUN_LAB[q] for q in answered}), "map", return_mean=False
+    )
+    for query, value in zip(ranx_qrels.keys(), direct, strict=True):  # ranx's own query order
+        assert table.loc["ranx", f"AP {query}"] == pytest.approx(float(value))
+    assert table.loc["ranx", "AP ties"] == 1.0  # input order puts t1, t2 (relevant) first
 
 
 def test_peers_that_are_not_installed_say_so():
