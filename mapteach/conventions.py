@@ -376,6 +376,9 @@ class ConventionSwitches:
             for name, options in self.OPTIONS.items()
         }
         self.output = ipywidgets.HTML()
+        self.map = 0.0
+        # registered first, so the denominator is valid before MAP is recomputed
+        self.controls["ties"].observe(self._limit_denominator, names="value")
         for control in self.controls.values():
             control.observe(lambda _: self._refresh(), names="value")
         self.widget = ipywidgets.VBox(
@@ -391,22 +394,24 @@ class ConventionSwitches:
         options = {name: c.value for name, c in self.controls.items() if name != "cutoff"}
         cutoff = self.controls["cutoff"].value
         measure = "AP" if cutoff == "none" else f"AP@{cutoff}"
-        if options["ties"] == "expected" and options["denominator"] == "retrieved":
-            options["denominator"] = "relevant"
-            self.controls["denominator"].value = "relevant"
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             return evaluate(self.qrels, self.run, [measure], **options)
 
+    def _limit_denominator(self, change: Any) -> None:
+        """Tie-aware scores need a fixed denominator: offer only R with ties='expected'."""
+        allowed = ("relevant",) if change.new == "expected" else self.OPTIONS["denominator"]
+        self.controls["denominator"].options = allowed
+
     def value(self) -> float:
         """MAP under the current switches."""
-        table = self._table()
-        return float(table.iloc[:, 0].mean())
+        return self.map
 
     def _refresh(self) -> None:
         table = self._table()
+        self.map = float(table.iloc[:, 0].mean())
         self.output.value = (
-            f'<p style="font-size:16px"><b>MAP = {table.iloc[:, 0].mean():.4f}</b> over '
+            f'<p style="font-size:16px"><b>MAP = {self.map:.4f}</b> over '
             f"{len(table)} queries</p>" + table.round(4).to_html()
         )
 

@@ -28,10 +28,12 @@ from mapteach.trace import Explanation, explain_ap, trace_ap
 __all__ = [
     "ARTICLES",
     "EXAMPLES",
+    "REPORTED",
     "MapExample",
     "RankingExample",
     "examples_table",
     "get_example",
+    "reported_figures",
 ]
 
 #: The three source articles, by number.
@@ -419,3 +421,58 @@ def examples_table() -> pd.DataFrame:
     """
     checks = [example.check() for example in EXAMPLES.values() if example.printed]
     return pd.concat(checks, ignore_index=True)
+
+
+#: Figures the articles report from their own projects, with no data to recompute
+#: them: (article, section, what was measured, before, after). Notebooks quote them
+#: from here, with their source, rather than typing them in.
+REPORTED: Mapping[str, tuple[str, str, str, str, str]] = MappingProxyType(
+    {
+        "001_kappa": (
+            "001",
+            "3.1",
+            "annotator agreement (Cohen's kappa), before and after three-stage checking",
+            "0.62",
+            "0.89",
+        ),
+        "001_map_std": (
+            "001",
+            "3.1",
+            "standard deviation of MAP across annotation rounds",
+            "±0.08",
+            "±0.02",
+        ),
+        "001_ap_swing": (
+            "001",
+            "3.1",
+            "one query's AP between two annotators' versions",
+            "±0.15",
+            "",
+        ),
+        "000_incomplete": (
+            "000",
+            "6.1",
+            "MAP of one model, before and after adding the missing judgments",
+            "0.23",
+            "0.41",
+        ),
+    }
+)
+
+
+def reported_figures(*names: str) -> pd.DataFrame:
+    """The articles' reported figures (all, or those named), with their source.
+
+    Examples
+    --------
+    >>> from mapteach.examples import reported_figures
+    >>> reported_figures("001_kappa")[["article", "before", "after"]].to_dict("records")
+    [{'article': '001', 'before': '0.62', 'after': '0.89'}]
+    """
+    unknown = [name for name in names if name not in REPORTED]
+    if unknown:
+        raise ValueError(f"no reported figure {unknown[0]!r}; choose one of {', '.join(REPORTED)}.")
+    rows = [(name, *REPORTED[name]) for name in (names or REPORTED)]
+    return pd.DataFrame(
+        rows, columns=["name", "article", "section", "what", "before", "after"]
+    ).set_index("name")

@@ -173,6 +173,25 @@ def _check_duplicates(frame: pd.DataFrame, what: str) -> None:
         )
 
 
+#: Per kind: the header fields of a line, the value column, whether it is an integer grade.
+_KINDS = {"qrels": (_QRELS, "relevance", True), "run": (_RUN, "score", False)}
+
+
+def _finish(frame: pd.DataFrame, what: str) -> pd.DataFrame:
+    """Check and convert the value column, reject duplicates, keep the three columns."""
+    _, value, integer = _KINDS[what]
+    converted = _numeric(frame, value, value, integer=integer)
+    frame[value] = converted.astype(np.int64 if integer else np.float64)
+    _check_duplicates(frame, what)
+    return frame[["query_id", "doc_id", value]].reset_index(drop=True)
+
+
+def _load(source: Source, what: str) -> pd.DataFrame:
+    """The fast categorical parser for clean files, else the validating one."""
+    fast = _fast(source, what)
+    return fast if fast is not None else _finish(_read(source, _KINDS[what][0], what), what)
+
+
 def read_qrels(source: Source) -> pd.DataFrame:
     """Read a TREC qrels file: ``qid 0 docid relevance`` per line.
 
@@ -205,13 +224,7 @@ def read_qrels(source: Source) -> pd.DataFrame:
     0       q1     d1          1
     1       q1     d2          0
     """
-    fast = _fast(source, "qrels")
-    if fast is not None:
-        return fast
-    frame = _read(source, _QRELS, "qrels")
-    frame["relevance"] = _numeric(frame, "relevance", "relevance", integer=True).astype(np.int64)
-    _check_duplicates(frame, "qrels")
-    return frame[["query_id", "doc_id", "relevance"]].reset_index(drop=True)
+    return _load(source, "qrels")
 
 
 def read_run(source: Source) -> pd.DataFrame:
@@ -246,13 +259,7 @@ def read_run(source: Source) -> pd.DataFrame:
       query_id doc_id  score
     0       q1     d1    2.5
     """
-    fast = _fast(source, "run")
-    if fast is not None:
-        return fast
-    frame = _read(source, _RUN, "run")
-    frame["score"] = _numeric(frame, "score", "score", integer=False).astype(np.float64)
-    _check_duplicates(frame, "run")
-    return frame[["query_id", "doc_id", "score"]].reset_index(drop=True)
+    return _load(source, "run")
 
 
 def _is_source(data: Any) -> bool:
@@ -306,12 +313,11 @@ def as_qrels(data: Any) -> pd.DataFrame:
     0       q1     d1          2
     1       q1     d2          0
     """
-    if _is_source(data):
-        return read_qrels(data)
-    frame = _table(data, "relevance", "qrels")
-    frame["relevance"] = _numeric(frame, "relevance", "relevance", integer=True).astype(np.int64)
-    _check_duplicates(frame, "qrels")
-    return frame.reset_index(drop=True)
+    return (
+        _load(data, "qrels")
+        if _is_source(data)
+        else _finish(_table(data, "relevance", "qrels"), "qrels")
+    )
 
 
 def as_run(data: Any) -> pd.DataFrame:
@@ -325,12 +331,7 @@ def as_run(data: Any) -> pd.DataFrame:
     0       q1     d1    0.5
     1       q1     d2    1.5
     """
-    if _is_source(data):
-        return read_run(data)
-    frame = _table(data, "score", "run")
-    frame["score"] = _numeric(frame, "score", "score", integer=False).astype(np.float64)
-    _check_duplicates(frame, "run")
-    return frame.reset_index(drop=True)
+    return _load(data, "run") if _is_source(data) else _finish(_table(data, "score", "run"), "run")
 
 
 def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Path:

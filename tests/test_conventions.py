@@ -241,3 +241,18 @@ def test_the_three_articles_give_three_answers():
     assert answers["trec_eval_map"] == pytest.approx(trec.mean())
     # 000 counts the unjudged query as 0; 001 skips it; otherwise both divide by hits in the top 3
     assert answers["article_000_map"] == pytest.approx(answers["article_001_map"] * 4 / 5)
+
+
+def test_switches_offer_only_r_with_tie_aware_scores():
+    from mapteach.conventions import ConventionSwitches
+
+    switches = ConventionSwitches(QRELS_LAB, RUN_LAB)
+    switches.controls["denominator"].value = "retrieved"
+    switches.controls["ties"].value = "expected"  # no error: the denominator falls back to R
+    assert switches.controls["denominator"].options == ("relevant",)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], ties="expected")["AP"].mean()
+    assert switches.value() == pytest.approx(expected)
+    switches.controls["ties"].value = "trec_eval"
+    assert "retrieved" in switches.controls["denominator"].options
