@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from mapteach.widgets import RankingBoard
+from mapteach.views.ranking_board import RankingBoard
 
 ROUNDS = 60
 

@@ -1,34 +1,60 @@
 """mapteach: learn ranking evaluation, centred on Mean Average Precision (MAP).
 
-The helper package behind the workbook's notebooks: metrics that agree with
-trec_eval to the last digit, the source articles' worked examples, and
-step-by-step traces of average precision.
+The helper package behind the workbook's notebooks. Its folders are its floors,
+and each imports only from the floors below it:
+
+- ``mapteach.metrics``: pure measures (numbers in, floats out; numpy only);
+- ``mapteach.runs``: TREC files, ``evaluate``, run comparison, conventions;
+- ``mapteach.teaching``: traces, the articles' examples, exercise checking, judging analysis;
+- ``mapteach.views``: plots, HTML and widgets.
+
+The names below are re-exported lazily, so ``import mapteach`` loads nothing heavy
+until a name is used.
 
 >>> import mapteach
 >>> print(mapteach.explain_ap([1, 0, 1, 1, 0, 0, 0, 0]))
 AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056
 """
 
-from mapteach.curves import eleven_point_average_precision, pr_curve
-from mapteach.examples import EXAMPLES, examples_table, get_example
-from mapteach.measures import parse_measure, score_table
-from mapteach.metrics import (
-    average_precision,
-    hit_at_k,
-    mean_average_precision,
-    mean_reciprocal_rank,
-    ndcg_at_k,
-    precision_at_k,
-    recall_at_k,
-    reciprocal_rank,
-)
-from mapteach.render import show_trace
-from mapteach.trace import explain_ap, trace_ap
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: Each re-exported name and the module that defines it.
+_EXPORTS: dict[str, str] = {
+    "average_precision": "mapteach.metrics",
+    "hit_at_k": "mapteach.metrics",
+    "mean_average_precision": "mapteach.metrics",
+    "mean_reciprocal_rank": "mapteach.metrics",
+    "ndcg_at_k": "mapteach.metrics",
+    "precision_at_k": "mapteach.metrics",
+    "recall_at_k": "mapteach.metrics",
+    "reciprocal_rank": "mapteach.metrics",
+    "eleven_point_average_precision": "mapteach.metrics.curves",
+    "parse_measure": "mapteach.metrics.names",
+    "read_qrels": "mapteach.runs.trec",
+    "read_run": "mapteach.runs.trec",
+    "evaluate": "mapteach.runs.evaluate",
+    "evaluate_scores": "mapteach.runs.evaluate",
+    "compare_runs": "mapteach.runs.compare",
+    "EXAMPLES": "mapteach.teaching.examples",
+    "examples_table": "mapteach.teaching.examples",
+    "get_example": "mapteach.teaching.examples",
+    "explain_ap": "mapteach.teaching.trace",
+    "trace_ap": "mapteach.teaching.trace",
+    "pr_curve": "mapteach.teaching.pr_curve",
+    "score_table": "mapteach.teaching.score_table",
+    "show_trace": "mapteach.views.render",
+}
 
 __all__ = [
     "EXAMPLES",
     "average_precision",
+    "compare_runs",
     "eleven_point_average_precision",
+    "evaluate",
+    "evaluate_scores",
     "examples_table",
     "explain_ap",
     "get_example",
@@ -39,11 +65,47 @@ __all__ = [
     "parse_measure",
     "pr_curve",
     "precision_at_k",
+    "read_qrels",
+    "read_run",
     "recall_at_k",
     "reciprocal_rank",
     "score_table",
     "show_trace",
     "trace_ap",
 ]
-
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from mapteach.metrics import (
+        average_precision,
+        hit_at_k,
+        mean_average_precision,
+        mean_reciprocal_rank,
+        ndcg_at_k,
+        precision_at_k,
+        recall_at_k,
+        reciprocal_rank,
+    )
+    from mapteach.metrics.curves import eleven_point_average_precision
+    from mapteach.metrics.names import parse_measure
+    from mapteach.runs.compare import compare_runs
+    from mapteach.runs.evaluate import evaluate, evaluate_scores
+    from mapteach.runs.trec import read_qrels, read_run
+    from mapteach.teaching.examples import EXAMPLES, examples_table, get_example
+    from mapteach.teaching.pr_curve import pr_curve
+    from mapteach.teaching.score_table import score_table
+    from mapteach.teaching.trace import explain_ap, trace_ap
+    from mapteach.views.render import show_trace
+
+
+def __getattr__(name: str) -> Any:
+    """Import a re-exported name from its module the first time it is used (PEP 562)."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'mapteach' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

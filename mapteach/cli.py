@@ -9,10 +9,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from mapteach.evaluate import DEFAULT_MEASURES, MISSING, TIES, evaluate
-from mapteach.measures import FAMILIES
 from mapteach.metrics.average_precision import NO_RELEVANT
-from mapteach.trace import explain_ap, trace_ap
+from mapteach.metrics.names import FAMILIES
+from mapteach.runs.evaluate import DEFAULT_MEASURES, MISSING, TIES, evaluate
+from mapteach.teaching.trace import explain_ap, trace_ap
 
 __all__ = ["main"]
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mapteach.compare import compare_runs, paired_randomization_test
+from mapteach.runs.compare import compare_runs, paired_randomization_test
+from mapteach.views.plots import plot_deltas
 
 QRELS = "q1 0 a 1\nq1 0 c 1\nq1 0 m 1\nq2 0 x 2\n"
 RUN = "q1 Q0 a 1 3 s\nq1 Q0 b 2 2 s\nq1 Q0 c 3 1 s\nq2 Q0 x 1 1 s\nq9 Q0 x 1 1 s\n"
@@ -107,4 +108,4 @@ def test_compare_runs_per_query_and_summary():
     assert result.p_ttest == pytest.approx(
         stats.ttest_rel(result.per_query["B"], result.per_query["A"]).pvalue
     )
-    assert len(result.plot().patches) == 6
+    assert len(plot_deltas(result).patches) == 6

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mapteach import ndcg_at_k
-from mapteach.evaluate import evaluate, evaluate_scores
-from mapteach.measures import parse_measure
+from mapteach.metrics.names import parse_measure
+from mapteach.runs.evaluate import evaluate, evaluate_scores
 
 MEASURES = ["AP", "AP@3", "P@3", "R@2", "RR", "RR@2", "nDCG", "nDCG@3", "Success@1", "Success@3"]
 
@@ -145,13 +145,13 @@ RUN_LAB = {
 
 
 def lab_table():
-    from mapteach.conventions import compare_conventions
+    from mapteach.runs.conventions import compare_conventions
 
     return compare_conventions(QRELS_LAB, RUN_LAB)
 
 
 def test_every_convention_row_is_evaluate_with_that_option():
-    from mapteach.conventions import SETTINGS
+    from mapteach.runs.conventions import SETTINGS
 
     table = lab_table()
     for name, (options, _) in SETTINGS.items():
@@ -208,7 +208,7 @@ def test_peers_that_are_not_installed_say_so():
 
 
 def test_audit_setups():
-    from mapteach.conventions import audit_setups
+    from mapteach.runs.conventions import audit_setups
 
     audit = audit_setups(
         QRELS_LAB, RUN_LAB, {}, {"cutoff": 3, "no_relevant": "skip", "ties": "input"}
@@ -225,7 +225,12 @@ def test_audit_setups():
 
 
 def test_the_three_articles_give_three_answers():
-    from mapteach.articles import article_000_map, article_001_map, article_003_map, trec_eval_map
+    from mapteach.teaching.articles import (
+        article_000_map,
+        article_001_map,
+        article_003_map,
+        trec_eval_map,
+    )
 
     ranked = {q: list(docs) for q, docs in RUN_LAB.items()} | {"unjudged": ["x1", "x2"]}
     relevant = {q: {d for d, g in docs.items() if g >= 1} for q, docs in QRELS_LAB.items()}
@@ -244,7 +249,7 @@ def test_the_three_articles_give_three_answers():
 
 
 def test_switches_offer_only_r_with_tie_aware_scores():
-    from mapteach.conventions import ConventionSwitches
+    from mapteach.views.convention_switches import ConventionSwitches
 
     switches = ConventionSwitches(QRELS_LAB, RUN_LAB)
     switches.controls["denominator"].value = "retrieved"

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mapteach import average_precision
-from mapteach.curves import eleven_point_average_precision, interpolated_precision, pr_curve
-from mapteach.plots import BoardFigure, _area_polygon, plot_ap_bars, plot_pr_curve
+from mapteach import average_precision, pr_curve
+from mapteach.metrics.curves import eleven_point_average_precision, interpolated_precision
+from mapteach.views.plots import BoardFigure, _area_polygon, plot_ap_bars, plot_pr_curve
 
 
 def polygon_area(points: np.ndarray) -> float:

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from mapteach import average_precision, ndcg_at_k
-from mapteach.evaluate import evaluate, evaluate_scores
-from mapteach.trec import as_qrels, as_run, read_qrels, read_run, write_trec
+from mapteach.runs.evaluate import evaluate, evaluate_scores
+from mapteach.runs.trec import as_qrels, as_run, read_qrels, read_run, write_trec
 
 # A golden pair: q1 is article 003's query B (R = 3, one relevant never retrieved),
 # q2 has a tie between a relevant and an irrelevant document, q3 has nothing relevant.

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 import pytest
 
-from mapteach.evaluate import evaluate
+from mapteach.runs.evaluate import evaluate
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mapteach import EXAMPLES, examples_table, get_example, precision_at_k
-from mapteach.examples import ARTICLES, MapExample, RankingExample
+from mapteach.teaching.examples import ARTICLES, MapExample, RankingExample
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from mapteach import average_precision, get_example
-from mapteach.exercises import (
+from mapteach.teaching.misconceptions import (
+    final_hits_in_every_numerator,
+    mean_precision_over_all_ranks,
+)
+from mapteach.views.exercises import (
     ArrangeExercise,
     ChoiceExercise,
     ap_exercise,
@@ -13,7 +17,6 @@ from mapteach.exercises import (
     parse_answer,
     precision_exercise,
 )
-from mapteach.misconceptions import final_hits_in_every_numerator, mean_precision_over_all_ranks
 
 
 def test_article_001_erratum_is_recognised():

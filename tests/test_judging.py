@@ -7,14 +7,14 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from mapteach import average_precision
-from mapteach.judging import (
+from mapteach.teaching.judging import (
     LEGAL_RESULTS,
-    JudgingBoard,
     agreement,
     check_grades,
     flip_sensitivity,
     judged_only_ap,
 )
+from mapteach.views.judging_board import JudgingBoard
 
 
 def test_flip_sensitivity_by_hand_and_top_matters_most():

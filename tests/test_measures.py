@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mapteach import average_precision, parse_measure
-from mapteach.measures import FAMILIES
+from mapteach.metrics.names import FAMILIES
 
 
 @pytest.mark.parametrize(

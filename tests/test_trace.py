@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mapteach import explain_ap, trace_ap
-from mapteach.trace import TRACE_COLUMNS
+from mapteach.teaching.trace import TRACE_COLUMNS
 
 
 def test_trace_table_for_article_003_query_b():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from mapteach import average_precision, explain_ap, get_example, trace_ap
-from mapteach.widgets import PRESETS, MultiQueryBoard, RankingBoard, RankingList
+from mapteach.views.ranking_board import PRESETS, MultiQueryBoard, RankingBoard, RankingList
 
 
 def shown_ap(ranking: RankingList) -> float:

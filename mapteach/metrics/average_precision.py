@@ -13,7 +13,7 @@ from typing import Literal
 
 import numpy as np
 
-from mapteach._validation import (
+from mapteach.metrics._validation import (
     as_k,
     as_labels,
     as_n_relevant,

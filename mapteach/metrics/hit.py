@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mapteach._validation import as_k, as_labels
+from mapteach.metrics._validation import as_k, as_labels
 
 __all__ = ["hit_at_k"]
 

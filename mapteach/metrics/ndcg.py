@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mapteach._validation import as_gains, as_k
+from mapteach.metrics._validation import as_gains, as_k
 
 __all__ = ["ideal_dcg", "ndcg_at_k"]
 

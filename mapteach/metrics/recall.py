@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mapteach._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 
 __all__ = ["recall_at_k"]
 

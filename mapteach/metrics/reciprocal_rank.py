@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mapteach._validation import as_k, as_labels, as_rankings, query_error
+from mapteach.metrics._validation import as_k, as_labels, as_rankings, query_error
 
 __all__ = ["mean_reciprocal_rank", "reciprocal_rank"]
 

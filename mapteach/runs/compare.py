@@ -13,12 +13,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 from scipy import stats
 
-from mapteach.evaluate import evaluate
-from mapteach.plots import ACCENT, RELEVANT, _style
+from mapteach.runs.evaluate import evaluate
 
 __all__ = ["RunComparison", "compare_runs", "paired_randomization_test"]
 
@@ -38,7 +35,7 @@ def paired_randomization_test(
     Examples
     --------
     >>> import numpy as np
-    >>> from mapteach.compare import paired_randomization_test
+    >>> from mapteach.runs.compare import paired_randomization_test
     >>> paired_randomization_test(np.array([0.1, 0.2, 0.3]))  # 2 of 8 sign patterns reach 0.2
     0.25
     """
@@ -93,21 +90,6 @@ class RunComparison:
         """The ``n`` queries B made worse the most."""
         return self.per_query[self.per_query["delta"] < 0].nsmallest(n, "delta")
 
-    def plot(self, ax: Axes | None = None) -> Axes:
-        """Per-query deltas, sorted: green bars where B is better, red where worse."""
-        if ax is None:
-            ax = Figure(figsize=(6, 2.8)).subplots()
-        delta = self.per_query["delta"].sort_values(ascending=False).to_numpy()
-        ax.bar(
-            np.arange(delta.size), delta, width=0.9, color=np.where(delta >= 0, RELEVANT, ACCENT)
-        )
-        ax.axhline(0, color="#333333", lw=0.8)
-        _style(
-            ax, f"{self.measure}: B minus A, per query (sorted)", "queries", f"delta {self.measure}"
-        )
-        ax.set_xticks([])
-        return ax
-
 
 def compare_runs(
     qrels: Any,
@@ -127,7 +109,7 @@ def compare_runs(
     Parameters
     ----------
     qrels, run_a, run_b
-        As :func:`mapteach.evaluate.evaluate`.
+        As :func:`mapteach.runs.evaluate.evaluate`.
     measure : str, default "AP"
         The measure to compare.
     n_permutations, seed : int
@@ -144,7 +126,7 @@ def compare_runs(
 
     Examples
     --------
-    >>> from mapteach.compare import compare_runs
+    >>> from mapteach.runs.compare import compare_runs
     >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
     >>> a = {"q1": {"a": 1.0, "x": 2.0}, "q2": {"b": 1.0}}
     >>> b = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"b": 1.0}}

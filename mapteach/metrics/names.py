@@ -7,13 +7,11 @@ a one-line description, and how to score one ranked list of 0/1 labels.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-from mapteach._validation import as_labels, as_n_relevant
 from mapteach.metrics import (
     average_precision,
     hit_at_k,
@@ -22,8 +20,9 @@ from mapteach.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
+from mapteach.metrics._validation import as_labels, as_n_relevant
 
-__all__ = ["FAMILIES", "Family", "Measure", "parse_measure", "score_table"]
+__all__ = ["FAMILIES", "Family", "Labels", "Measure", "parse_measure"]
 
 Labels = Sequence[int | bool]
 
@@ -113,7 +112,7 @@ class Measure:
 
         Examples
         --------
-        >>> from mapteach.measures import parse_measure
+        >>> from mapteach.metrics.names import parse_measure
         >>> parse_measure("AP@3").score([1, 0, 1, 1], n_relevant=3)  # (1/1 + 2/3) / 3
         0.5555555555555555
         """
@@ -150,7 +149,7 @@ def parse_measure(name: str) -> Measure:
 
     Examples
     --------
-    >>> from mapteach.measures import parse_measure
+    >>> from mapteach.metrics.names import parse_measure
     >>> parse_measure("AP@10")
     Measure(family='AP', k=10)
     >>> parse_measure("Hit@3").name
@@ -172,55 +171,3 @@ def parse_measure(name: str) -> Measure:
     if k is None and FAMILIES[family].cutoff == "required":
         raise ValueError(f"{family} needs a cutoff, such as '{family}@10'; got {name!r}.")
     return Measure(family, k)
-
-
-def score_table(
-    rankings: Mapping[str, Labels],
-    measures: Sequence[str],
-    *,
-    n_relevant: int | Mapping[str, int] | None = None,
-) -> pd.DataFrame:
-    """Score several named rankings on several measures, one row per ranking.
-
-    Introduced in ``01_why_order_matters``.
-
-    Parameters
-    ----------
-    rankings : mapping of str to label sequence
-        Named ranked lists of 0/1 labels, best first.
-    measures : sequence of str
-        Measure names such as ``"P@5"``, ``"AP"``, ``"nDCG@10"``.
-    n_relevant : int or mapping of str to int, optional
-        R for every ranking, or per ranking name. Default: the hits in each list.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by ranking name, one column per measure, named as given.
-
-    Raises
-    ------
-    ValueError
-        If ``rankings`` or ``measures`` is empty, a measure name is unknown, or a
-        ranking is invalid (the message names it).
-
-    Examples
-    --------
-    >>> from mapteach.measures import score_table
-    >>> table = score_table({"A": [1, 1, 0, 0, 0], "B": [0, 0, 0, 1, 1]}, ["P@5", "R@5", "AP"])
-    >>> print(table.round(3).to_string())
-       P@5  R@5     AP
-    A  0.4  1.0  1.000
-    B  0.4  1.0  0.325
-    """
-    if not rankings or not measures:
-        raise ValueError("score_table needs at least one ranking and one measure.")
-    parsed = [parse_measure(name) for name in measures]
-    rows = {}
-    for name, labels in rankings.items():
-        r = n_relevant.get(name) if isinstance(n_relevant, Mapping) else n_relevant
-        try:
-            rows[name] = [measure.score(labels, n_relevant=r) for measure in parsed]
-        except (TypeError, ValueError) as error:
-            raise type(error)(f"ranking {name!r}: {error}") from None
-    return pd.DataFrame.from_dict(rows, orient="index", columns=list(measures))

@@ -11,7 +11,7 @@ from html import escape
 
 import pandas as pd
 
-from mapteach.trace import explain_table, trace_ap
+from mapteach.teaching.trace import explain_table, trace_ap
 
 __all__ = ["TraceView", "show_trace", "trace_html"]
 
@@ -39,7 +39,7 @@ def trace_html(table: pd.DataFrame, *, caption: str = "") -> str:
     Examples
     --------
     >>> from mapteach import trace_ap
-    >>> from mapteach.render import trace_html
+    >>> from mapteach.views.render import trace_html
     >>> html = trace_html(trace_ap([1, 0, 1]))
     >>> html.count('data-contributes="true"')
     2
@@ -126,7 +126,7 @@ def show_trace(
 
     Examples
     --------
-    >>> from mapteach.render import show_trace
+    >>> from mapteach.views.render import show_trace
     >>> print(repr(show_trace([0, 1])).splitlines()[-1])
     AP = (1/2) / 1 = 0.5000
     """

@@ -16,12 +16,12 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from mapteach._validation import check_choice
-from mapteach.measures import Measure, parse_measure
+from mapteach.metrics._validation import check_choice
 from mapteach.metrics.average_precision import DENOMINATORS
+from mapteach.metrics.names import Measure, parse_measure
 from mapteach.metrics.ndcg import ideal_dcg
-from mapteach.ties import expected_scores
-from mapteach.trec import as_qrels, as_run
+from mapteach.metrics.ties import expected_scores
+from mapteach.runs.trec import as_qrels, as_run
 
 __all__ = ["DEFAULT_MEASURES", "MISSING", "TIES", "evaluate", "evaluate_scores"]
 
@@ -275,7 +275,7 @@ def evaluate(
 
     Examples
     --------
-    >>> from mapteach.evaluate import evaluate
+    >>> from mapteach.runs.evaluate import evaluate
     >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
     >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}}
     >>> evaluate(qrels, run, ["AP", "P@2"])  # AP = (1/1 + 2/3) / 2
@@ -461,7 +461,7 @@ def evaluate_scores(
     Examples
     --------
     >>> import numpy as np
-    >>> from mapteach.evaluate import evaluate_scores
+    >>> from mapteach.runs.evaluate import evaluate_scores
     >>> scores = np.array([[0.9, 0.2, 0.5], [0.1, 0.3, 0.8]])
     >>> relevance = np.array([[1, 0, 1], [1, 0, 0]])
     >>> evaluate_scores(scores, relevance, ["AP", "RR"])  # row 1: the relevant one is ranked 3rd

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import gammaln
 
-from mapteach.measures import Measure
+from mapteach.metrics.names import Measure
 from mapteach.metrics.ndcg import ideal_dcg
 
 __all__ = ["expected_scores"]

@@ -21,9 +21,11 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import Polygon, Rectangle
 
-from mapteach._validation import as_k, as_labels
-from mapteach.curves import curve_arrays, interpolated_precision, pr_curve
 from mapteach.metrics import average_precision
+from mapteach.metrics._validation import as_k, as_labels
+from mapteach.metrics.curves import curve_arrays, interpolated_precision
+from mapteach.runs.compare import RunComparison
+from mapteach.teaching.pr_curve import pr_curve
 
 __all__ = [
     "APBarsFigure",
@@ -302,7 +304,7 @@ def plot_pr_curve(
 
     Examples
     --------
-    >>> from mapteach.plots import plot_pr_curve
+    >>> from mapteach.views.plots import plot_pr_curve
     >>> ax = plot_pr_curve([1, 0, 1, 1, 0], n_relevant=4)
     >>> ax.get_legend_handles_labels()[1]
     ['precision after each rank', 'interpolated precision', 'AP = 0.6042 (shaded area)']
@@ -358,7 +360,7 @@ def plot_precision_at_k(
 
     Examples
     --------
-    >>> from mapteach.plots import plot_precision_at_k
+    >>> from mapteach.views.plots import plot_precision_at_k
     >>> ax = plot_precision_at_k([0, 1, 1, 0, 0], k=3)
     >>> [round(float(bar.get_height()), 3) for bar in ax.patches]  # P@1 .. P@5
     [0.0, 0.5, 0.667, 0.5, 0.4]
@@ -407,7 +409,7 @@ def plot_ap_bars(aps: Sequence[float], names: Sequence[str], *, ax: Axes | None 
 
     Examples
     --------
-    >>> from mapteach.plots import plot_ap_bars
+    >>> from mapteach.views.plots import plot_ap_bars
     >>> ax = plot_ap_bars([0.8056, 0.5556, 0.3194], ["A", "B", "C"])
     >>> ax.get_legend_handles_labels()[1]  # (0.8056 + 0.5556 + 0.3194) / 3
     ['MAP = 0.5602']
@@ -430,4 +432,30 @@ def plot_ap_bars(aps: Sequence[float], names: Sequence[str], *, ax: Axes | None 
     _style(ax, "AP per query; the line is MAP", "query", "AP")
     ax.set_ylim(0, 1.12)
     ax.legend(fontsize=8, loc="upper right")
+    return ax
+
+
+def plot_deltas(comparison: RunComparison, *, ax: Axes | None = None) -> Axes:
+    """Per-query deltas of a run comparison, sorted: green where B is better, red where worse.
+
+    Introduced in ``11_evaluate_your_own_run``.
+
+    Examples
+    --------
+    >>> from mapteach import compare_runs
+    >>> from mapteach.views.plots import plot_deltas
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> a = {"q1": {"a": 1.0, "x": 2.0}, "q2": {"b": 2.0, "y": 1.0}}
+    >>> b = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"b": 1.0, "y": 2.0}}
+    >>> len(plot_deltas(compare_runs(qrels, a, b)).patches)  # one bar per query
+    2
+    """
+    if ax is None:
+        ax = Figure(figsize=(6, 2.8)).subplots()
+    measure = comparison.measure
+    delta = comparison.per_query["delta"].sort_values(ascending=False).to_numpy()
+    ax.bar(np.arange(delta.size), delta, width=0.9, color=np.where(delta >= 0, RELEVANT, ACCENT))
+    ax.axhline(0, color="#333333", lw=0.8)
+    _style(ax, f"{measure}: B minus A, per query (sorted)", "queries", f"delta {measure}")
+    ax.set_xticks([])
     return ax

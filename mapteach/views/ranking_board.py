@@ -18,12 +18,12 @@ import ipywidgets
 import numpy as np
 import traitlets
 
-from mapteach._validation import as_labels, as_n_relevant
-from mapteach.examples import EXAMPLES, MapExample, RankingExample, get_example
 from mapteach.metrics import average_precision
-from mapteach.plots import APBarsFigure, BoardFigure, figure_png
-from mapteach.render import trace_html
-from mapteach.trace import explain_table, trace_ap
+from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.teaching.examples import EXAMPLES, MapExample, RankingExample, get_example
+from mapteach.teaching.trace import explain_table, trace_ap
+from mapteach.views.plots import APBarsFigure, BoardFigure, figure_png
+from mapteach.views.render import trace_html
 
 __all__ = ["MultiQueryBoard", "RankingBoard", "RankingList", "Readout"]
 
@@ -75,7 +75,7 @@ class RankingList(anywidget.AnyWidget):
 
     Examples
     --------
-    >>> from mapteach.widgets import RankingList
+    >>> from mapteach.views.ranking_board import RankingList
     >>> ranking = RankingList([1, 0, 1], n_relevant=4)
     >>> ranking.move("d3", 2)  # drag the third result up one place
     >>> ranking.labels, round(ranking.ap, 4)  # (1/1 + 2/2) / 4
@@ -306,7 +306,7 @@ class RankingBoard(_StaticFallback, ipywidgets.VBox):
 
     Examples
     --------
-    >>> from mapteach.widgets import RankingBoard
+    >>> from mapteach.views.ranking_board import RankingBoard
     >>> board = RankingBoard(example="003_b")
     >>> board.ranking.n_unretrieved  # query B never retrieved one of its 3 relevant items
     1
@@ -377,7 +377,7 @@ class MultiQueryBoard(_StaticFallback, ipywidgets.VBox):
 
     Examples
     --------
-    >>> from mapteach.widgets import MultiQueryBoard
+    >>> from mapteach.views.ranking_board import MultiQueryBoard
     >>> board = MultiQueryBoard("003_abc")
     >>> round(board.map_readout.value, 4)
     0.5602

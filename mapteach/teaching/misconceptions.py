@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mapteach._validation import as_k, as_labels, as_n_relevant
 from mapteach.metrics import average_precision, mean_average_precision, recall_at_k
+from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 
 __all__ = ["AP_MISCONCEPTIONS", "MAP_MISCONCEPTIONS", "PRECISION_MISCONCEPTIONS", "Misconception"]
 

@@ -43,7 +43,7 @@ def article_000_map(results: Ranked, relevant: Relevant, k: int | None = None) -
 
     Examples
     --------
-    >>> from mapteach.articles import article_000_map
+    >>> from mapteach.teaching.articles import article_000_map
     >>> article_000_map({"q": ["a", "b"]}, {"q": {"a", "missed"}})  # 1/1 over 1 hit found
     1.0
     """
@@ -60,7 +60,7 @@ def article_001_map(results: Ranked, relevant: Relevant, k: int | None = None) -
 
     Examples
     --------
-    >>> from mapteach.articles import article_001_map
+    >>> from mapteach.teaching.articles import article_001_map
     >>> article_001_map({"q": ["x", "a"], "unjudged": ["a"]}, {"q": {"a", "b"}})  # (1/2) / 1
     0.5
     """
@@ -79,7 +79,7 @@ def article_003_map(results: Ranked, relevant: Relevant, k: int | None = None) -
 
     Examples
     --------
-    >>> from mapteach.articles import article_003_map
+    >>> from mapteach.teaching.articles import article_003_map
     >>> article_003_map({"q": ["a", "b"], "empty": ["c"]}, {"q": {"a", "m"}, "empty": set()})
     0.5
     """
@@ -99,7 +99,7 @@ def trec_eval_map(results: Ranked, relevant: Relevant, k: int | None = None) -> 
 
     Examples
     --------
-    >>> from mapteach.articles import trec_eval_map
+    >>> from mapteach.teaching.articles import trec_eval_map
     >>> trec_eval_map({"q": ["a", "b"], "empty": ["c"]}, {"q": {"a", "m"}, "empty": set()})
     0.25
     """

@@ -21,9 +21,9 @@ from types import MappingProxyType
 
 import pandas as pd
 
-from mapteach.measures import parse_measure
 from mapteach.metrics import mean_average_precision
-from mapteach.trace import Explanation, explain_ap, trace_ap
+from mapteach.metrics.names import parse_measure
+from mapteach.teaching.trace import Explanation, explain_ap, trace_ap
 
 __all__ = [
     "ARTICLES",
@@ -465,7 +465,7 @@ def reported_figures(*names: str) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from mapteach.examples import reported_figures
+    >>> from mapteach.teaching.examples import reported_figures
     >>> reported_figures("001_kappa")[["article", "before", "after"]].to_dict("records")
     [{'article': '001', 'before': '0.62', 'after': '0.89'}]
     """

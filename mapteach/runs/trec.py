@@ -218,7 +218,7 @@ def read_qrels(source: Source) -> pd.DataFrame:
     Examples
     --------
     >>> import io
-    >>> from mapteach.trec import read_qrels
+    >>> from mapteach.runs.trec import read_qrels
     >>> read_qrels(io.StringIO("q1 0 d1 1\\nq1 0 d2 0\\n"))[["query_id", "doc_id", "relevance"]]
       query_id doc_id  relevance
     0       q1     d1          1
@@ -254,7 +254,7 @@ def read_run(source: Source) -> pd.DataFrame:
     Examples
     --------
     >>> import io
-    >>> from mapteach.trec import read_run
+    >>> from mapteach.runs.trec import read_run
     >>> read_run(io.StringIO("q1 Q0 d1 1 2.5 bm25\\n"))[["query_id", "doc_id", "score"]]
       query_id doc_id  score
     0       q1     d1    2.5
@@ -307,7 +307,7 @@ def as_qrels(data: Any) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from mapteach.trec import as_qrels
+    >>> from mapteach.runs.trec import as_qrels
     >>> as_qrels({"q1": {"d1": 2, "d2": 0}})
       query_id doc_id  relevance
     0       q1     d1          2
@@ -325,7 +325,7 @@ def as_run(data: Any) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from mapteach.trec import as_run
+    >>> from mapteach.runs.trec import as_run
     >>> as_run({"q1": {"d1": 0.5, "d2": 1.5}})
       query_id doc_id  score
     0       q1     d1    0.5
@@ -340,7 +340,7 @@ def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Pa
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from mapteach.trec import read_run, write_trec
+    >>> from mapteach.runs.trec import read_run, write_trec
     >>> run = read_run(__import__("io").StringIO("q1 Q0 d1 1 2.0 x\\nq1 Q0 d2 2 1.0 x\\n"))
     >>> path = write_trec(run, pathlib.Path(tempfile.mkdtemp()) / "run.txt", kind="run")
     >>> print(path.read_text(), end="")

@@ -9,100 +9,34 @@ inside a ``<details>`` element. Introduced in ``01_why_order_matters``.
 from __future__ import annotations
 
 import itertools
-import numbers
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
 from html import escape
 from typing import Any
 
 import ipywidgets
 
-from mapteach._validation import as_k, as_labels
-from mapteach.measures import parse_measure
 from mapteach.metrics import average_precision, mean_average_precision, precision_at_k
-from mapteach.misconceptions import (
+from mapteach.metrics._validation import as_k, as_labels
+from mapteach.metrics.names import parse_measure
+from mapteach.teaching.answers import Feedback, matches, parse_answer
+from mapteach.teaching.misconceptions import (
     AP_MISCONCEPTIONS,
     MAP_MISCONCEPTIONS,
     PRECISION_MISCONCEPTIONS,
 )
-from mapteach.render import trace_html
-from mapteach.trace import explain_ap, explain_table, trace_ap
-from mapteach.widgets import RankingList
+from mapteach.teaching.trace import explain_ap, explain_table, trace_ap
+from mapteach.views.ranking_board import RankingList
+from mapteach.views.render import trace_html
 
 __all__ = [
     "ArrangeExercise",
     "ChoiceExercise",
-    "Feedback",
     "NumberExercise",
     "ap_exercise",
     "map_exercise",
-    "parse_answer",
     "precision_exercise",
 ]
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """The verdict on one answer: right or not, what to tell, which mistake it matches."""
-
-    correct: bool
-    message: str
-    misconception: str | None = None
-
-    def __str__(self) -> str:
-        return self.message
-
-    def _repr_html_(self) -> str:
-        color = "#1b7f6b" if self.correct else "#b3261e"
-        return f'<div style="color:{color};">{escape(self.message)}</div>'
-
-
-def parse_answer(answer: Any) -> tuple[float, int | None]:
-    """Read a typed answer: ``0.2815``, ``2/3`` or ``28.15%``; return it and its decimals.
-
-    The decimals are None for exact forms (fractions, whole numbers).
-
-    Raises
-    ------
-    ValueError
-        If the text is not a number, a fraction or a percentage.
-
-    Examples
-    --------
-    >>> from mapteach.exercises import parse_answer
-    >>> parse_answer("0.2815"), parse_answer("2/3")[0], parse_answer("50%")
-    ((0.2815, 4), 0.6666666666666666, (0.5, None))
-    """
-    if isinstance(answer, numbers.Real) and not isinstance(answer, bool):
-        answer = repr(float(answer))  # 0.479 was typed with 3 decimals
-    text = str(answer).strip().replace(" ", "")
-    try:
-        if text.endswith("%"):
-            value, decimals = parse_answer(text[:-1])
-            return value / 100, None if decimals is None else decimals + 2
-        if "/" in text:
-            return float(Fraction(text)), None
-        value = float(text)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(
-            f"could not read {answer!r} as a number; type a decimal such as 0.5, "
-            "a fraction such as 1/2, or a percentage such as 50%."
-        ) from None
-    decimals = len(text.partition(".")[2]) if "." in text and "e" not in text.lower() else None
-    return value, decimals
-
-
-def _matches(value: float, decimals: int | None, target: float) -> bool:
-    """An answer matches when exact, or when ``target`` rounds to it (2+ decimals given)."""
-    if abs(value - target) <= 1e-9:
-        return True
-    return (
-        decimals is not None
-        and decimals >= 2
-        and abs(value - target) <= 0.5 * 10**-decimals + 1e-12
-    )
 
 
 class _Exercise(ipywidgets.VBox):
@@ -169,7 +103,7 @@ class NumberExercise(_Exercise):
 
     Examples
     --------
-    >>> from mapteach.exercises import NumberExercise
+    >>> from mapteach.views.exercises import NumberExercise
     >>> exercise = NumberExercise("1/2 + 1/4?", 0.75, [("added the denominators", 2 / 6,
     ...                           "Add fractions over a common denominator.")], "3/4")
     >>> print(exercise.check("0.3333"))
@@ -202,10 +136,10 @@ class NumberExercise(_Exercise):
             value, decimals = parse_answer(answer)
         except ValueError as error:
             return Feedback(False, str(error).capitalize())
-        if _matches(value, decimals, self.answer):
+        if matches(value, decimals, self.answer):
             return Feedback(True, f"Correct: {self.answer:.4f}.")
         for name, wrong, text in self.misconceptions:
-            if _matches(value, decimals, wrong):
+            if matches(value, decimals, wrong):
                 return Feedback(
                     False,
                     f"Not quite: {answer} is what you get when you made this mistake: "
@@ -222,7 +156,7 @@ class ChoiceExercise(_Exercise):
 
     Examples
     --------
-    >>> from mapteach.exercises import ChoiceExercise
+    >>> from mapteach.views.exercises import ChoiceExercise
     >>> exercise = ChoiceExercise("Which is larger?", {"AP": "Yes.", "AP@3": "AP@3 <= AP."},
     ...                           correct="AP", solution_html="AP, since R stays the same.")
     >>> exercise.check("AP@3")
@@ -262,7 +196,7 @@ class ArrangeExercise(_Exercise):
 
     Examples
     --------
-    >>> from mapteach.exercises import ArrangeExercise
+    >>> from mapteach.views.exercises import ArrangeExercise
     >>> task = ArrangeExercise("AP = 0.5 and P@5 = 0.6", {"AP": 0.5, "P@5": 0.6}, 10, 4)
     >>> task.check([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]).correct
     False
@@ -341,7 +275,7 @@ def ap_exercise(
 
     Examples
     --------
-    >>> from mapteach.exercises import ap_exercise
+    >>> from mapteach.views.exercises import ap_exercise
     >>> exercise = ap_exercise([0, 0, 0, 0, 0, 0, 1, 1, 1, 1])
     >>> exercise.check("0.48").misconception
     'final hit count in every numerator'
@@ -378,7 +312,7 @@ def precision_exercise(
 
     Examples
     --------
-    >>> from mapteach.exercises import precision_exercise
+    >>> from mapteach.views.exercises import precision_exercise
     >>> exercise = precision_exercise([1, 0, 1], 5)
     >>> exercise.check("2/3").misconception  # divided by the 3 results, not by k = 5
     "divided by the list's length"
@@ -410,7 +344,7 @@ def map_exercise(
 
     Examples
     --------
-    >>> from mapteach.exercises import map_exercise
+    >>> from mapteach.views.exercises import map_exercise
     >>> exercise = map_exercise([[1, 0], [0, 1], [0, 0]])
     >>> exercise.check("0.75").misconception  # (1 + 1/2) / 2 instead of / 3
     'skip instead of zero'

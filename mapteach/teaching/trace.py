@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mapteach._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 
 __all__ = ["TRACE_COLUMNS", "Explanation", "explain_ap", "explain_table", "trace_ap"]
 
@@ -186,7 +186,7 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     Examples
     --------
     >>> from mapteach import trace_ap
-    >>> from mapteach.trace import explain_table
+    >>> from mapteach.teaching.trace import explain_table
     >>> print(explain_table(trace_ap([0, 1, 1], k=2)))
     AP@2 = (1/2) / 2 = 0.2500
     """

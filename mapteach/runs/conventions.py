@@ -1,7 +1,7 @@
 """Why two MAPs disagree: the same run scored under every convention, and by real peers.
 
 ``compare_conventions`` scores one qrels/run pair with each named convention
-switch of :func:`mapteach.evaluate.evaluate`, then with every peer library that
+switch of :func:`mapteach.runs.evaluate.evaluate`, then with every peer library that
 is installed (run live, never faked), and says which convention explains each
 number. ``audit_setups`` turns article 003's checklist into a diff of two
 evaluation set-ups. Introduced in ``09_why_maps_disagree``.
@@ -12,18 +12,17 @@ from __future__ import annotations
 import importlib.util
 import warnings
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mapteach.evaluate import evaluate
-from mapteach.trec import as_qrels, as_run
+from mapteach.runs.evaluate import evaluate
+from mapteach.runs.trec import as_qrels, as_run
 
 __all__ = [
     "CHECKLIST",
     "SETTINGS",
-    "ConventionSwitches",
     "audit_setups",
     "compare_conventions",
     "sklearn_average_modes",
@@ -200,7 +199,7 @@ def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
     Parameters
     ----------
     qrels, run
-        As :func:`mapteach.evaluate.evaluate` (paths, DataFrames or dicts).
+        As :func:`mapteach.runs.evaluate.evaluate` (paths, DataFrames or dicts).
 
     Returns
     -------
@@ -212,7 +211,7 @@ def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from mapteach.conventions import compare_conventions
+    >>> from mapteach.runs.conventions import compare_conventions
     >>> qrels = {"q1": {"a": 1, "b": 1, "c": 0, "d": 0}}
     >>> run = {"q1": dict.fromkeys("abcd", 1.0)}  # four tied documents
     >>> table = compare_conventions(qrels, run)
@@ -257,7 +256,7 @@ def audit_setups(
 
     Examples
     --------
-    >>> from mapteach.conventions import audit_setups
+    >>> from mapteach.runs.conventions import audit_setups
     >>> qrels = {"q1": {"a": 1, "m": 1}, "q2": {"x": 0}}
     >>> run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"x": 1.0}}
     >>> audit = audit_setups(qrels, run, {}, {"no_relevant": "skip", "denominator": "retrieved"})
@@ -317,7 +316,7 @@ def sklearn_average_modes(relevance: Any, scores: Any) -> pd.Series:
     Examples
     --------
     >>> import numpy as np
-    >>> from mapteach.conventions import sklearn_average_modes
+    >>> from mapteach.runs.conventions import sklearn_average_modes
     >>> y = np.array([[1, 0, 1, 1], [1, 0, 1, 0], [0, 0, 0, 1]])
     >>> s = np.tile([4.0, 3.0, 2.0, 1.0], (3, 1))
     >>> print(sklearn_average_modes(y, s).round(4).to_string())
@@ -329,7 +328,7 @@ def sklearn_average_modes(relevance: Any, scores: Any) -> pd.Series:
     """
     from sklearn.metrics import average_precision_score
 
-    from mapteach.evaluate import evaluate_scores
+    from mapteach.runs.evaluate import evaluate_scores
 
     y, s = np.asarray(relevance), np.asarray(scores, dtype=float)
     with warnings.catch_warnings():
@@ -342,84 +341,3 @@ def sklearn_average_modes(relevance: Any, scores: Any) -> pd.Series:
         }
     modes["MAP over rows (mapteach)"] = float(evaluate_scores(s, y, ["AP"])["AP"].mean())
     return pd.Series(modes, name="average precision")
-
-
-class ConventionSwitches:
-    """Drop-downs for every convention, and the MAP they give, recomputed on each change.
-
-    Examples
-    --------
-    >>> from mapteach.conventions import ConventionSwitches
-    >>> run = {"q": {"a": 1.0, "b": 1.0, "c": 2.0}}
-    >>> switches = ConventionSwitches({"q": {"a": 1, "b": 1}}, run)
-    >>> switches.value()  # c first, then a and b tied: (1/2 + 2/3) / 2
-    0.5833333333333333
-    >>> switches.controls["ties"].value = "expected"
-    >>> switches.value()  # either order of the tie gives the same AP here
-    0.5833333333333333
-    """
-
-    OPTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "ties": ("trec_eval", "input", "optimistic", "pessimistic", "expected"),
-        "denominator": ("relevant", "retrieved"),
-        "no_relevant": ("zero", "skip", "one"),
-        "missing": ("ignore", "zero"),
-        "cutoff": ("none", "3", "5", "10"),
-    }
-
-    def __init__(self, qrels: Any, run: Any) -> None:
-        import ipywidgets
-
-        self.qrels, self.run = as_qrels(qrels), as_run(run)
-        self.controls = {
-            name: ipywidgets.Dropdown(options=options, description=name.replace("_", " "))
-            for name, options in self.OPTIONS.items()
-        }
-        self.output = ipywidgets.HTML()
-        self.map = 0.0
-        # registered first, so the denominator is valid before MAP is recomputed
-        self.controls["ties"].observe(self._limit_denominator, names="value")
-        for control in self.controls.values():
-            control.observe(lambda _: self._refresh(), names="value")
-        self.widget = ipywidgets.VBox(
-            [
-                ipywidgets.HBox(list(self.controls.values())[:3]),
-                ipywidgets.HBox(list(self.controls.values())[3:]),
-                self.output,
-            ]
-        )
-        self._refresh()
-
-    def _table(self) -> pd.DataFrame:
-        options = {name: c.value for name, c in self.controls.items() if name != "cutoff"}
-        cutoff = self.controls["cutoff"].value
-        measure = "AP" if cutoff == "none" else f"AP@{cutoff}"
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            return evaluate(self.qrels, self.run, [measure], **options)
-
-    def _limit_denominator(self, change: Any) -> None:
-        """Tie-aware scores need a fixed denominator: offer only R with ties='expected'."""
-        allowed = ("relevant",) if change.new == "expected" else self.OPTIONS["denominator"]
-        self.controls["denominator"].options = allowed
-
-    def value(self) -> float:
-        """MAP under the current switches."""
-        return self.map
-
-    def _refresh(self) -> None:
-        table = self._table()
-        self.map = float(table.iloc[:, 0].mean())
-        self.output.value = (
-            f'<p style="font-size:16px"><b>MAP = {self.map:.4f}</b> over '
-            f"{len(table)} queries</p>" + table.round(4).to_html()
-        )
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data = self.widget._repr_mimebundle_(**kwargs)
-        data["text/plain"] = repr(self)
-        data["text/html"] = self.output.value
-        return data
-
-    def __repr__(self) -> str:
-        return f"ConventionSwitches(MAP = {self.value():.4f})"

@@ -1,0 +1,64 @@
+"""The precision-recall table of one ranked list, rank by rank."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics.curves import curve_arrays, interpolated_precision
+
+__all__ = ["pr_curve"]
+
+
+def pr_curve(
+    labels: Sequence[int | bool], *, n_relevant: int | None = None, k: int | None = None
+) -> pd.DataFrame:
+    """Precision and recall after each rank.
+
+    Recall rises only at relevant ranks; precision falls at every other rank,
+    so the curve is a saw-tooth. The area under its steps, each relevant rank's
+    precision times the recall it adds (1 / R), is exactly AP. Introduced in
+    ``07_pr_curves``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``.
+    k : int, optional
+        Only the top ``k`` ranks.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``rank``, ``relevant``, ``recall``, ``precision`` and
+        ``interpolated`` (the best precision at this recall or higher).
+        Recall is 0 everywhere when R = 0.
+
+    Examples
+    --------
+    >>> from mapteach import pr_curve
+    >>> print(pr_curve([1, 0, 1], n_relevant=4).round(3).to_string(index=False))
+     rank  relevant  recall  precision  interpolated
+        1      True    0.25      1.000         1.000
+        2     False    0.25      0.500         0.667
+        3      True    0.50      0.667         0.667
+    """
+    y = as_labels(labels)
+    r = as_n_relevant(n_relevant, int(y.sum()))
+    if k is not None:
+        y = y[: as_k(k)]
+    recall, precision = curve_arrays(y, r)
+    return pd.DataFrame(
+        {
+            "rank": np.arange(1, y.size + 1),
+            "relevant": y,
+            "recall": recall,
+            "precision": precision,
+            "interpolated": interpolated_precision(precision),
+        }
+    )

@@ -1,0 +1,63 @@
+"""Several named rankings scored on several measures: one table, one row per ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from mapteach.metrics.names import Labels, parse_measure
+
+__all__ = ["score_table"]
+
+
+def score_table(
+    rankings: Mapping[str, Labels],
+    measures: Sequence[str],
+    *,
+    n_relevant: int | Mapping[str, int] | None = None,
+) -> pd.DataFrame:
+    """Score several named rankings on several measures, one row per ranking.
+
+    Introduced in ``01_why_order_matters``.
+
+    Parameters
+    ----------
+    rankings : mapping of str to label sequence
+        Named ranked lists of 0/1 labels, best first.
+    measures : sequence of str
+        Measure names such as ``"P@5"``, ``"AP"``, ``"nDCG@10"``.
+    n_relevant : int or mapping of str to int, optional
+        R for every ranking, or per ranking name. Default: the hits in each list.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ranking name, one column per measure, named as given.
+
+    Raises
+    ------
+    ValueError
+        If ``rankings`` or ``measures`` is empty, a measure name is unknown, or a
+        ranking is invalid (the message names it).
+
+    Examples
+    --------
+    >>> from mapteach import score_table
+    >>> table = score_table({"A": [1, 1, 0, 0, 0], "B": [0, 0, 0, 1, 1]}, ["P@5", "R@5", "AP"])
+    >>> print(table.round(3).to_string())
+       P@5  R@5     AP
+    A  0.4  1.0  1.000
+    B  0.4  1.0  0.325
+    """
+    if not rankings or not measures:
+        raise ValueError("score_table needs at least one ranking and one measure.")
+    parsed = [parse_measure(name) for name in measures]
+    rows = {}
+    for name, labels in rankings.items():
+        r = n_relevant.get(name) if isinstance(n_relevant, Mapping) else n_relevant
+        try:
+            rows[name] = [measure.score(labels, n_relevant=r) for measure in parsed]
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"ranking {name!r}: {error}") from None
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(measures))
