@@ -41,6 +41,8 @@ lint: $(VENV)/.test-installed
 	@echo ">> ruff"
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@echo ">> mypy"
+	$(BIN)/mypy
 
 test: lint
 	@echo ">> pytest: unit, property, doctest, nbval over notebooks/, browser"

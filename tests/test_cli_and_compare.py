@@ -109,3 +109,26 @@ def test_compare_runs_per_query_and_summary():
         stats.ttest_rel(result.per_query["B"], result.per_query["A"]).pvalue
     )
     assert len(plot_deltas(result).patches) == 6
+
+
+def test_compare_runs_missing_zero_or_ignore():
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    run_a = {"q1": {"a": 1.0}, "q2": {"b": 1.0}}
+    run_b = {"q1": {"a": 1.0}}  # lacks q2
+    zero = compare_runs(qrels, run_a, run_b)
+    assert zero.per_query["delta"].to_dict() == {"q1": 0.0, "q2": -1.0}
+    ignored = compare_runs(qrels, run_a, run_b, missing="ignore")
+    assert ignored.per_query.index.tolist() == ["q1"]
+    with pytest.raises(ValueError, match="missing"):
+        compare_runs(qrels, run_a, run_b, missing="skip")
+
+
+def test_a_t_test_without_spread_is_nan_with_a_reason():
+    qrels = {f"q{i}": {"a": 1, "b": 1} for i in range(4)}
+    run_a = {q: {"x": 3.0, "a": 2.0, "b": 1.0} for q in qrels}  # AP (1/2 + 2/3) / 2
+    run_b = {q: {"a": 3.0, "b": 2.0, "x": 1.0} for q in qrels}  # AP 1.0 everywhere
+    result = compare_runs(qrels, run_a, run_b)
+    assert np.ptp(result.per_query["delta"]) == 0 and result.per_query["delta"].iloc[0] > 0
+    assert np.isnan(result.p_ttest)
+    assert "no spread" in result.notes[0]
+    assert "no spread" in str(result)

@@ -74,3 +74,10 @@ def test_board_figure_shows_the_state():
     )
     figure.update([0, 0, 0], n_relevant=0)  # a list with nothing relevant still draws
     assert figure.cutoff.get_xdata()[0] != figure.cutoff.get_xdata()[0]  # NaN: no cutoff
+
+
+def test_mean_interpolated_precision_with_no_relevant_row_says_why():
+    from mapteach.runs.averaged_curve import mean_interpolated_precision
+
+    with pytest.raises(ValueError, match="none of the 2 rows has a relevant candidate"):
+        mean_interpolated_precision(np.ones((2, 3)), np.zeros((2, 3), int))

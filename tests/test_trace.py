@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mapteach import explain_ap, trace_ap
+from mapteach import average_precision, explain_ap, trace_ap
 from mapteach.teaching.trace import TRACE_COLUMNS
 
 
@@ -16,7 +16,9 @@ def test_trace_table_for_article_003_query_b():
     assert table["relevant"].dtype == bool
     assert table["contribution"].round(4).tolist() == [1.0, 0.0, 0.6667, 0.0, 0.0]
     assert table["running_ap"].round(4).tolist() == [0.3333, 0.3333, 0.5556, 0.5556, 0.5556]
-    assert table.attrs == {"n_relevant": 3, "k": None, "ap": table.attrs["ap"]}
+    ap = average_precision([1, 0, 1, 0, 0], n_relevant=3)  # (1/1 + 2/3) / 3
+    assert table.attrs == {"n_relevant": 3, "k": None, "ap": ap}
+    assert table["running_ap"].iloc[-1] == ap
 
 
 def test_trace_with_cutoff_stops_at_k():

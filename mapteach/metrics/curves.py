@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
+from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import as_labels, as_n_relevant
 
@@ -19,7 +18,7 @@ def curve_arrays(y: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
     return (hits / r if r else np.zeros(y.size)), precision
 
 
-def interpolated_precision(precision: Sequence[float]) -> np.ndarray:
+def interpolated_precision(precision: ArrayLike) -> np.ndarray:
     """The highest precision at this point or any later one (a running max from the end).
 
     Examples
@@ -33,7 +32,7 @@ def interpolated_precision(precision: Sequence[float]) -> np.ndarray:
 
 
 def eleven_point_average_precision(
-    labels: Sequence[int | bool], *, n_relevant: int | None = None
+    labels: ArrayLike, *, n_relevant: int | None = None
 ) -> float:
     """Mean interpolated precision at recall 0.0, 0.1, ..., 1.0 (IIR ch. 8, TREC 1990s).
 

@@ -20,7 +20,14 @@ def mean_interpolated_precision(
     The classic averaged PR curve (IIR ch. 8): each row of ``scores`` ranks its
     candidates (ties keep column order); at each recall level take the best
     precision at that recall or higher, then average over rows. Rows with no
-    relevant candidate are left out. Introduced in ``10_from_scores_to_map``.
+    relevant candidate are left out, as trec_eval leaves queries with no relevant
+    document out of its averaged curve. Introduced in ``10_from_scores_to_map``.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, or no row has a relevant candidate (there is no curve
+        to average).
 
     Examples
     --------
@@ -38,6 +45,11 @@ def mean_interpolated_precision(
         )
     order = np.argsort(-s, axis=1, kind="stable")
     ranked = np.take_along_axis(rel, order, axis=1)[rel.any(axis=1)]
+    if not ranked.size:
+        raise ValueError(
+            f"none of the {s.shape[0]} rows has a relevant candidate: with R = 0 everywhere "
+            "there is no recall, so there is no precision-recall curve to average."
+        )
     hits = np.cumsum(ranked, axis=1)
     precision = hits / np.arange(1, ranked.shape[1] + 1)
     recall = hits / hits[:, -1:]

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from mapteach.metrics._validation import check_choice
+from mapteach.metrics.options import MISSING, Missing
 from mapteach.runs.evaluate import evaluate
 
 __all__ = ["RunComparison", "compare_runs", "paired_randomization_test"]
@@ -63,6 +65,8 @@ class RunComparison:
     per_query: pd.DataFrame
     p_randomization: float
     p_ttest: float
+    #: Why a test gave no p-value (NaN), one sentence per test; empty when all could run.
+    notes: tuple[str, ...] = ()
 
     @property
     def summary(self) -> pd.Series:
@@ -82,6 +86,10 @@ class RunComparison:
             }
         )
 
+    def __str__(self) -> str:
+        lines = [f"{key}: {value:.4g}" for key, value in self.summary.items()]
+        return "\n".join([*lines, *self.notes])
+
     def improved(self, n: int = 5) -> pd.DataFrame:
         """The ``n`` queries B improved most."""
         return self.per_query[self.per_query["delta"] > 0].nlargest(n, "delta")
@@ -99,12 +107,13 @@ def compare_runs(
     measure: str = "AP",
     n_permutations: int = 100_000,
     seed: int = 0,
+    missing: Missing = "zero",
     **options: Any,
 ) -> RunComparison:
     """Compare two runs on the same qrels, query by query.
 
-    Every judged query either run answers is compared; a query one run lacks
-    scores 0 for that run (trec_eval ``-c``), so both sides have the same queries.
+    Every judged query either run answers is compared; by default a query one run
+    lacks scores 0 for that run (trec_eval ``-c``), so both sides have the same queries.
 
     Parameters
     ----------
@@ -114,6 +123,9 @@ def compare_runs(
         The measure to compare.
     n_permutations, seed : int
         For the randomization test beyond 16 queries.
+    missing : {"zero", "ignore"}, default "zero"
+        A judged query that one run answers and the other lacks: ``"zero"`` scores
+        it 0 for the run that lacks it; ``"ignore"`` leaves it out of the comparison.
     **options
         ``ties``, ``no_relevant``, ``relevance_threshold`` for :func:`evaluate`.
 
@@ -122,7 +134,9 @@ def compare_runs(
     RunComparison
         ``per_query`` (columns ``A``, ``B``, ``delta``), ``summary``,
         ``improved()``, ``declined()``, ``plot()``, and the p-values of a paired
-        randomization test and a paired t-test (scipy).
+        randomization test and a paired t-test (scipy). Where the t-test is undefined
+        (fewer than 2 queries, or deltas with no spread) its p-value is NaN and
+        ``notes`` says why.
 
     Examples
     --------
@@ -136,18 +150,32 @@ def compare_runs(
     q1        0.5  1.0    0.5
     q2        1.0  1.0    0.0
     """
+    check_choice(missing, MISSING, name="missing")
     a, b = (evaluate(qrels, run, [measure], missing="zero", **options) for run in (run_a, run_b))
-    answered = (a["retrieved"] > 0) | (b["retrieved"] > 0)
+    answered = (a["retrieved"] > 0) & (b["retrieved"] > 0)
+    if missing == "zero":
+        answered |= (a["retrieved"] > 0) | (b["retrieved"] > 0)
     per_query = pd.DataFrame({"A": a[measure], "B": b[measure]})[answered]
     per_query["delta"] = per_query["B"] - per_query["A"]
     deltas = per_query["delta"].to_numpy()
-    if np.allclose(deltas, 0):
-        p_ttest = 1.0
-    else:
-        p_ttest = float(stats.ttest_rel(per_query["B"], per_query["A"]).pvalue)
+    p_ttest, notes = _paired_t_test(per_query["B"].to_numpy(), per_query["A"].to_numpy())
     return RunComparison(
         measure,
         per_query,
         paired_randomization_test(deltas, n_permutations=n_permutations, seed=seed),
         p_ttest,
+        notes,
     )
+
+
+def _paired_t_test(b: np.ndarray, a: np.ndarray) -> tuple[float, tuple[str, ...]]:
+    """scipy's paired t-test of B against A, or NaN and the reason when it is undefined."""
+    deltas = b - a
+    if deltas.size < 2:
+        return np.nan, ("p (paired t-test) is NaN: it needs at least 2 queries.",)
+    if np.ptp(deltas) == 0:
+        return np.nan, (
+            f"p (paired t-test) is NaN: every delta equals {deltas[0]:.4g}, so the deltas have "
+            "no spread and the t statistic is undefined; look at the deltas themselves.",
+        )
+    return float(stats.ttest_rel(b, a).pvalue), ()

@@ -103,14 +103,18 @@ def judged_only_ap(
 
     Unjudged documents are removed from the ranking instead of counting as
     non-relevant, so missing judgments no longer push relevant documents down.
+    As with ``-J``, a negative grade (trec_eval's "judged, but ignore") counts as
+    unjudged: it is removed too.
 
     Examples
     --------
     >>> from mapteach.teaching.judging import judged_only_ap
     >>> judged_only_ap(["u1", "a", "u2", "b"], {"a": 1, "b": 1})  # unjudged u1, u2 dropped
     1.0
+    >>> judged_only_ap(["a", "b"], {"a": -1, "b": 1})  # a's negative grade drops it, as -J does
+    1.0
     """
-    kept = [doc for doc in ranking if doc in judgments]
+    kept = [doc for doc in ranking if judgments.get(doc, -1) >= 0]
     labels = [int(judgments[doc] >= relevance_threshold) for doc in kept]
     r = sum(grade >= relevance_threshold for grade in judgments.values())
     return average_precision(labels, n_relevant=r)

@@ -11,6 +11,7 @@ import base64
 import io
 import warnings
 from collections.abc import Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 from matplotlib.artist import Artist
@@ -50,7 +51,7 @@ def figure_png(figure: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _live_canvas(figure: Figure):
+def _live_canvas(figure: Figure) -> Any:
     """An ipympl canvas widget for ``figure``, without toolbar, header or footer."""
     from ipympl.backend_nbagg import Canvas, FigureManager
     from PIL import Image
@@ -62,7 +63,11 @@ def _live_canvas(figure: Figure):
         small; it takes a third of the kernel time the default level does.
         """
 
-        def get_diff_image(self):
+        _png_is_old: bool
+        _force_full: bool
+        _last_buff: np.ndarray
+
+        def get_diff_image(self) -> bytes | None:
             if not self._png_is_old:
                 return None
             rgba = np.asarray(self.get_renderer().buffer_rgba())
@@ -95,6 +100,9 @@ def _live_canvas(figure: Figure):
     return canvas
 
 
+ArtistT = TypeVar("ArtistT", bound=Artist)
+
+
 class _Blitter:
     """Keeps a background bitmap and repaints only the animated artists over it."""
 
@@ -107,7 +115,7 @@ class _Blitter:
         if live:
             self.canvas.mpl_connect("draw_event", self._on_draw)
 
-    def add(self, artist: Artist) -> Artist:
+    def add(self, artist: ArtistT) -> ArtistT:
         artist.set_animated(self.live)
         self.artists.append(artist)
         return artist
@@ -118,7 +126,8 @@ class _Blitter:
 
     def _paint(self) -> None:
         for artist in self.artists:
-            artist.axes.draw_artist(artist)
+            if artist.axes is not None:
+                artist.axes.draw_artist(artist)
 
     def refresh(self) -> None:
         """Show the artists' new state: blit when live and drawn once, else mark stale."""
@@ -218,7 +227,7 @@ class BoardFigure:
         )
         colors = np.where(y[:, None], _RGBA_RELEVANT, _RGBA_IRRELEVANT)
         colors[shown:, 3] = 0.3
-        self.bars.set_facecolors(colors)
+        self.bars.set_facecolor([tuple(rgba) for rgba in colors])
         self.cutoff.set_xdata([np.nan if k is None else k + 0.5] * 2)
         recall, precision, y = recall[:shown], precision[:shown], y[:shown]
         start = precision[:1] if shown else np.zeros(1)
@@ -261,9 +270,10 @@ class APBarsFigure:
         self.ax.set_xticks(positions, list(names))
         self.ax.set_xlim(-0.6, len(names) - 0.4)
         self.bars = [
-            self._blit.add(self.ax.add_patch(Rectangle((x - 0.35, 0), 0.7, 0, color=RELEVANT)))
-            for x in positions
+            self._blit.add(Rectangle((x - 0.35, 0), 0.7, 0, color=RELEVANT)) for x in positions
         ]
+        for bar in self.bars:
+            self.ax.add_patch(bar)
         self.mean_line = self._blit.add(self.ax.axhline(np.nan, color=ACCENT, lw=1.5))
         self.ax.legend([self.mean_line], ["MAP"], fontsize=7, loc="upper right", frameon=False)
 
@@ -374,7 +384,7 @@ def plot_precision_at_k(
     ranks = np.arange(1, y.size + 1)
     ax.bar(ranks, precision, color=np.where(y, RELEVANT, IRRELEVANT), width=0.8)
     for rank, value in zip(ranks, precision, strict=True):
-        ax.text(rank, value + 0.02, f"{value:.2f}", ha="center", fontsize=7)
+        ax.text(float(rank), value + 0.02, f"{value:.2f}", ha="center", fontsize=7)
     if k is not None:
         ax.axvline(k + 0.5, color=ACCENT, ls="--", lw=1.2, label=f"cutoff k = {k}")
         ax.legend(fontsize=7, loc="upper right", frameon=False)

@@ -61,9 +61,10 @@ def trace_html(table: pd.DataFrame, *, caption: str = "") -> str:
             f"{row.running_sum:.4f}",
             f"{row.running_ap:.4f}",
         )
+        contributes = "true" if row.relevant else "false"
         rows.append(
-            f'<tr style="{style}" data-contributes="{str(bool(row.relevant)).lower()}">'
-            + "".join(f'<td style="{_CELL}">{cell}</td>' for cell in cells)
+            f'<tr style="{style}" data-contributes="{contributes}">'
+            + "".join(f'<td style="{_CELL}">{escape(str(cell))}</td>' for cell in cells)
             + "</tr>"
         )
     r = table.attrs.get("n_relevant", 0)
