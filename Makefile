@@ -50,7 +50,8 @@ test: lint
 
 notebooks: $(VENV)/.lab-installed
 	@echo ">> executing every notebook in place"
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.store_widget_state=False notebooks/*.ipynb
 
 clean:
 	rm -rf $(VENV) .hypothesis .pytest_cache

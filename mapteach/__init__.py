@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "recall_at_k": "mapteach.metrics",
     "reciprocal_rank": "mapteach.metrics",
     "eleven_point_average_precision": "mapteach.metrics.curves",
+    "eleven_point_precisions": "mapteach.metrics.curves",
     "parse_measure": "mapteach.metrics.names",
     "read_qrels": "mapteach.runs.trec",
     "read_run": "mapteach.runs.trec",
@@ -42,7 +43,11 @@ _EXPORTS: dict[str, str] = {
     "examples_table": "mapteach.teaching.examples",
     "get_example": "mapteach.teaching.examples",
     "explain_ap": "mapteach.teaching.trace",
+    "explain_ndcg": "mapteach.teaching.trace",
+    "explain_rr": "mapteach.teaching.trace",
     "trace_ap": "mapteach.teaching.trace",
+    "trace_ndcg": "mapteach.teaching.trace",
+    "trace_rr": "mapteach.teaching.trace",
     "pr_curve": "mapteach.teaching.pr_curve",
     "score_table": "mapteach.teaching.score_table",
     "show_trace": "mapteach.views.render",
@@ -53,10 +58,13 @@ __all__ = [
     "average_precision",
     "compare_runs",
     "eleven_point_average_precision",
+    "eleven_point_precisions",
     "evaluate",
     "evaluate_scores",
     "examples_table",
     "explain_ap",
+    "explain_ndcg",
+    "explain_rr",
     "get_example",
     "hit_at_k",
     "mean_average_precision",
@@ -72,6 +80,8 @@ __all__ = [
     "score_table",
     "show_trace",
     "trace_ap",
+    "trace_ndcg",
+    "trace_rr",
 ]
 __version__ = "0.1.0"
 
@@ -86,7 +96,7 @@ if TYPE_CHECKING:
         recall_at_k,
         reciprocal_rank,
     )
-    from mapteach.metrics.curves import eleven_point_average_precision
+    from mapteach.metrics.curves import eleven_point_average_precision, eleven_point_precisions
     from mapteach.metrics.names import parse_measure
     from mapteach.runs.compare import compare_runs
     from mapteach.runs.evaluate import evaluate, evaluate_scores
@@ -94,7 +104,14 @@ if TYPE_CHECKING:
     from mapteach.teaching.examples import EXAMPLES, examples_table, get_example
     from mapteach.teaching.pr_curve import pr_curve
     from mapteach.teaching.score_table import score_table
-    from mapteach.teaching.trace import explain_ap, trace_ap
+    from mapteach.teaching.trace import (
+        explain_ap,
+        explain_ndcg,
+        explain_rr,
+        trace_ap,
+        trace_ndcg,
+        trace_rr,
+    )
     from mapteach.views.render import show_trace
 
 

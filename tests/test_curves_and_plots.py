@@ -8,7 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mapteach import average_precision, pr_curve
-from mapteach.metrics.curves import eleven_point_average_precision, interpolated_precision
+from mapteach.metrics.curves import (
+    eleven_point_average_precision,
+    eleven_point_precisions,
+    interpolated_precision,
+)
+from mapteach.runs.averaged_curve import mean_interpolated_precision
 from mapteach.views.plots import BoardFigure, _area_polygon, plot_ap_bars, plot_pr_curve
 
 
@@ -27,17 +32,38 @@ def test_shaded_area_under_the_step_curve_is_ap(labels, missed):
 
 
 def test_pr_curve_of_article_003_query_b():
-    curve = pr_curve([1, 0, 1, 0, 0], n_relevant=3)
-    assert curve["recall"].round(4).tolist() == [0.3333, 0.3333, 0.6667, 0.6667, 0.6667]
-    assert curve["precision"].round(4).tolist() == [1.0, 0.5, 0.6667, 0.5, 0.4]
-    assert curve["interpolated"].round(4).tolist() == [1.0, 0.6667, 0.6667, 0.5, 0.4]
-    assert pr_curve([0, 0])["recall"].tolist() == [0.0, 0.0]  # R = 0
+    curve = pr_curve([1, 0, 1, 0, 0, 0, 0, 0], n_relevant=3)
+    assert curve["recall"].round(4).tolist() == [0.3333] * 2 + [0.6667] * 6
+    precision = curve["precision"].round(4).tolist()
+    assert precision == [1.0, 0.5, 0.6667, 0.5, 0.4, 0.3333, 0.2857, 0.25]
+    # by recall (IIR ch. 8, trec_eval): rank 2 is at recall 1/3, where P was 1/1;
+    # ranks 3-8 are all at recall 2/3, whose best precision is 2/3
+    assert curve["interpolated"].round(4).tolist() == [1.0, 1.0] + [0.6667] * 6
+    assert pr_curve([0, 0])["interpolated"].tolist() == [0.0, 0.0]  # R = 0
 
 
-def test_interpolated_precision_never_increases():
-    values = interpolated_precision([0.2, 1.0, 0.5, 0.7, 0.1])
-    assert values.tolist() == [1.0, 1.0, 0.7, 0.7, 0.1]
-    assert interpolated_precision([]).size == 0
+def test_interpolated_precision_by_recall():
+    recall = [0.25, 0.25, 0.5, 0.5, 0.75]
+    values = interpolated_precision(recall, [1.0, 0.5, 0.667, 0.5, 0.6])
+    assert values.tolist() == [1.0, 1.0, 0.667, 0.667, 0.6]
+    # points in any order: each takes the best precision at its recall or higher
+    assert interpolated_precision([0.5, 0.25, 0.5], [0.2, 0.1, 0.3]).tolist() == [0.3, 0.3, 0.3]
+    assert interpolated_precision([], []).size == 0
+    with pytest.raises(ValueError, match=r"1-D of one length; got shapes \(2,\) and \(1,\)"):
+        interpolated_precision([0.5, 1.0], [1.0])
+
+
+@given(st.lists(st.integers(0, 1), max_size=40), st.integers(0, 4))
+def test_interpolated_precision_is_the_best_precision_at_recall_or_higher(labels, missed):
+    curve = pr_curve(labels, n_relevant=sum(labels) + missed)
+    recall, precision = curve["recall"].to_numpy(), curve["precision"].to_numpy()
+    expected = [precision[recall >= r].max() for r in recall]
+    values = curve["interpolated"].to_numpy()
+    assert values.tolist() == expected
+    assert (values >= precision).all()
+    assert (np.diff(values) <= 0).all()  # a staircase that never rises
+    for r in np.unique(recall):  # one value per recall
+        assert np.unique(values[recall == r]).size == 1
 
 
 def test_eleven_point_average_precision_by_hand():
@@ -48,6 +74,20 @@ def test_eleven_point_average_precision_by_hand():
         (3 * 1.0 + 3 * 2 / 3) / 11
     )
     assert eleven_point_average_precision([0, 0]) == 0.0
+
+
+def test_plots_draw_the_interpolated_curve_by_recall():
+    labels = [1, 0, 1, 0, 0, 0, 0, 0]  # article 003, query B
+    ax = plot_pr_curve(labels, n_relevant=3)
+    drawn = ax.get_lines()[1]
+    assert drawn.get_label() == "interpolated precision"
+    # the first point repeats rank 1's value at recall 0
+    assert np.round(drawn.get_ydata(), 4).tolist() == [1.0, 1.0, 1.0] + [0.6667] * 6
+    figure = BoardFigure(live=False)
+    figure.update(labels, n_relevant=3, k=4, interpolated=True)
+    x, y = figure.interpolated.get_data()
+    assert np.round(x, 4).tolist() == [0.0, 0.3333, 0.3333, 0.6667, 0.6667]
+    assert np.round(y, 4).tolist() == [1.0, 1.0, 1.0, 0.6667, 0.6667]
 
 
 def test_plot_pr_curve_and_ap_bars_draw():
@@ -76,8 +116,19 @@ def test_board_figure_shows_the_state():
     assert figure.cutoff.get_xdata()[0] != figure.cutoff.get_xdata()[0]  # NaN: no cutoff
 
 
-def test_mean_interpolated_precision_with_no_relevant_row_says_why():
-    from mapteach.runs.averaged_curve import mean_interpolated_precision
+@given(
+    st.lists(
+        st.lists(st.integers(0, 1), min_size=8, max_size=8).filter(any), min_size=1, max_size=5
+    )
+)
+def test_mean_interpolated_precision_interpolates_by_recall_as_iir(rows):
+    relevance = np.array(rows)
+    scores = np.tile(np.arange(8.0, 0.0, -1.0), (len(rows), 1))  # columns already ranked
+    curve = mean_interpolated_precision(scores, relevance)
+    expected = np.mean([eleven_point_precisions(row) for row in rows], axis=0)
+    assert curve.to_numpy() == pytest.approx(expected, abs=1e-12)
 
+
+def test_mean_interpolated_precision_with_no_relevant_row_says_why():
     with pytest.raises(ValueError, match="none of the 2 rows has a relevant candidate"):
         mean_interpolated_precision(np.ones((2, 3)), np.zeros((2, 3), int))

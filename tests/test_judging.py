@@ -86,3 +86,51 @@ def test_judging_board():
     with pytest.raises(ValueError, match=r"no result 'r99'"):
         board.grade("r99", 1)
     assert "results graded" in board._repr_mimebundle_()[0]["text/plain"]
+
+
+def _set(index, grade):
+    return lambda grades: [*grades[:index], grade, *grades[index + 1 :]]
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        (_set(0, 4), r"result 'r1': grade 4 is not on the scale 0-3 \(or -1, ungraded\)"),
+        (_set(2, -2), r"result 'r3': grade -2 is not on the scale 0-3"),
+        (_set(1, 1.5), r"result 'r2': grade 1.5 is not on the scale"),
+        (_set(1, "2"), r"result 'r2': grade '2' is not on the scale"),
+        (_set(0, True), r"result 'r1': grade True is not on the scale"),
+        (_set(4, None), r"result 'r5': grade None is not on the scale"),
+        (lambda grades: grades[:-1], r"9 entries for 10 results; result 'r10' has no grade"),
+        (lambda grades: [*grades, 2], r"11 entries for 10 results; grade 2 at position 11"),
+    ],
+)
+def test_a_rejected_grade_leaves_the_board_unchanged(change, fragment):
+    board = JudgingBoard()
+    board.grade("r1", 3)
+    before = (list(board.widget.grades), board.summary)
+    with pytest.raises(ValueError, match=fragment):
+        board.widget.grades = change(board.widget.grades)
+    assert (board.widget.grades, board.summary) == before
+    with pytest.raises(ValueError, match=fragment):  # as a message from the browser arrives
+        board.widget.set_state({"grades": change(board.widget.grades)})
+    assert (board.widget.grades, board.summary) == before
+    board.grade("r4", 2)  # the board still works
+    assert board.summary["ap"] == pytest.approx((1 / 1 + 2 / 4) / 2)
+
+
+def test_grades_are_stored_as_ints_and_grade_refuses_ungraded():
+    board = JudgingBoard(scale=3)
+    board.widget.grades = [np.int64(3), *board.widget.grades[1:]]
+    assert type(board.widget.grades[0]) is int
+    assert board.summary["ap"] == 1.0
+    before = (list(board.widget.grades), board.summary)
+    for grade in (-1, 2.0, True):
+        with pytest.raises(ValueError, match=rf"result 'r2': grade {grade!r} is not on the scale"):
+            board.grade("r2", grade)
+    assert (board.widget.grades, board.summary) == before
+
+
+def test_judged_only_ap_drops_negative_grades_as_trec_eval_minus_j():
+    assert judged_only_ap(["a", "b"], {"a": -1, "b": 1}) == 1.0
+    assert judged_only_ap(["a", "b", "c"], {"a": 0, "b": -2, "c": 1}) == 0.5  # 1/2 over R=1

@@ -19,7 +19,9 @@ def mean_interpolated_precision(
 
     The classic averaged PR curve (IIR ch. 8): each row of ``scores`` ranks its
     candidates (ties keep column order); at each recall level take the best
-    precision at that recall or higher, then average over rows. Rows with no
+    precision at any rank whose recall is that level or higher (interpolation by
+    recall, as :func:`~mapteach.metrics.curves.eleven_point_precisions` with
+    ``convention="iir"``), then average over rows. Rows with no
     relevant candidate are left out, as trec_eval leaves queries with no relevant
     document out of its averaged curve. Introduced in ``10_from_scores_to_map``.
 
@@ -53,6 +55,7 @@ def mean_interpolated_precision(
     hits = np.cumsum(ranked, axis=1)
     precision = hits / np.arange(1, ranked.shape[1] + 1)
     recall = hits / hits[:, -1:]
-    best = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
-    values = [np.where(recall >= level - 1e-12, best, 0.0).max(axis=1).mean() for level in levels]
+    values = [
+        np.where(recall >= level - 1e-12, precision, 0.0).max(axis=1).mean() for level in levels
+    ]
     return pd.Series(values, index=pd.Index(list(levels), name="recall"), name="precision")

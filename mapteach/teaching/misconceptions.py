@@ -50,10 +50,29 @@ def final_hits_in_every_numerator(
     return float((ranks.size / ranks).sum() / r) if r else 0.0
 
 
+def ap_sum_over_list_length(
+    labels: Labels, *, n_relevant: int | None = None, k: int | None = None
+) -> float:
+    """AP's sum (P@i at each relevant rank i) divided by the list's length, not by R.
+
+    With a cutoff k, only the top k count, and the sum is divided by their number.
+
+    >>> round(ap_sum_over_list_length([0, 1, 1, 0]), 4)  # (1/2 + 2/3) / 4
+    0.2917
+    """
+    y = as_labels(labels)
+    if k is not None:
+        y = y[: as_k(k)]
+    ranks = np.flatnonzero(y) + 1
+    return float((np.arange(1, ranks.size + 1) / ranks).sum() / y.size) if y.size else 0.0
+
+
 def mean_precision_over_all_ranks(
     labels: Labels, *, n_relevant: int | None = None, k: int | None = None
 ) -> float:
-    """The mean of P@k over every rank, relevant or not: not AP.
+    """The mean of P@i over every rank i of the list, relevant or not: not AP.
+
+    With a cutoff k, over ranks 1 to k (or to the list's end, if it is shorter).
 
     >>> mean_precision_over_all_ranks([1, 0])  # (1/1 + 1/2) / 2
     0.75
@@ -95,9 +114,17 @@ AP_MISCONCEPTIONS: tuple[Misconception, ...] = (
         final_hits_in_every_numerator,
     ),
     Misconception(
-        "mean of P@k over all ranks",
-        "You averaged P@k over every rank. AP only takes P@k at the ranks that hold a "
-        "relevant result, and divides by R.",
+        "divide by the list's length",
+        "You divided the sum of P@i at the relevant ranks by the number of results in the "
+        "list. AP divides it by R, the query's relevant results: a non-relevant result "
+        "already costs by lowering P@i at every relevant rank below it.",
+        ap_sum_over_list_length,
+    ),
+    Misconception(
+        "mean of P@i over every rank",
+        "You averaged P@i over every rank i, relevant or not (their sum over the list's "
+        "length). AP adds P@i only at the ranks that hold a relevant result, and divides "
+        "that sum by R.",
         mean_precision_over_all_ranks,
     ),
 )

@@ -36,17 +36,28 @@ def pr_curve(
     -------
     pandas.DataFrame
         Columns ``rank``, ``relevant``, ``recall``, ``precision`` and
-        ``interpolated`` (the best precision at this recall or higher).
-        Recall is 0 everywhere when R = 0.
+        ``interpolated`` (the best precision at this recall or higher, IIR ch. 8:
+        every rank at one recall shares one value). Recall is 0 everywhere
+        when R = 0.
 
     Examples
     --------
+    Article 003's query B; its third relevant item was never retrieved (R = 3):
+
     >>> from mapteach import pr_curve
-    >>> print(pr_curve([1, 0, 1], n_relevant=4).round(3).to_string(index=False))
+    >>> print(pr_curve([1, 0, 1, 0, 0, 0, 0, 0], n_relevant=3).round(4).to_string(index=False))
      rank  relevant  recall  precision  interpolated
-        1      True    0.25      1.000         1.000
-        2     False    0.25      0.500         0.667
-        3      True    0.50      0.667         0.667
+        1      True  0.3333     1.0000        1.0000
+        2     False  0.3333     0.5000        1.0000
+        3      True  0.6667     0.6667        0.6667
+        4     False  0.6667     0.5000        0.6667
+        5     False  0.6667     0.4000        0.6667
+        6     False  0.6667     0.3333        0.6667
+        7     False  0.6667     0.2857        0.6667
+        8     False  0.6667     0.2500        0.6667
+
+    Rank 2 is still at recall 1/3, where precision 1/1 was reached: its
+    interpolated precision is 1.0, not the 2/3 of a later rank.
     """
     y = as_labels(labels)
     r = as_n_relevant(n_relevant, int(y.sum()))
@@ -59,6 +70,6 @@ def pr_curve(
             "relevant": y,
             "recall": recall,
             "precision": precision,
-            "interpolated": interpolated_precision(precision),
+            "interpolated": interpolated_precision(recall, precision),
         }
     )

@@ -1,4 +1,4 @@
-"""Step-by-step AP: the rank-by-rank table and the arithmetic a learner reads."""
+"""Step-by-step AP, nDCG and RR: the rank-by-rank table and the arithmetic a learner reads."""
 
 from __future__ import annotations
 
@@ -6,10 +6,26 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics._validation import as_gains, as_k, as_labels, as_n_relevant
+from mapteach.metrics.ndcg import gain_values, ndcg_at_k
+from mapteach.metrics.options import Gain
+from mapteach.metrics.reciprocal_rank import reciprocal_rank
 
-__all__ = ["TRACE_COLUMNS", "Explanation", "explain_ap", "explain_table", "trace_ap"]
+__all__ = [
+    "NDCG_TRACE_COLUMNS",
+    "RR_TRACE_COLUMNS",
+    "TRACE_COLUMNS",
+    "Explanation",
+    "explain_ap",
+    "explain_ndcg",
+    "explain_rr",
+    "explain_table",
+    "trace_ap",
+    "trace_ndcg",
+    "trace_rr",
+]
 
 #: Columns of :func:`trace_ap`, in order.
 TRACE_COLUMNS: tuple[str, ...] = (
@@ -104,7 +120,7 @@ def trace_ap(
 
 
 class Explanation(str):
-    """The arithmetic of an AP computation: plain text, with LaTeX and Markdown forms.
+    """The arithmetic of a measure (AP, nDCG, RR): plain text, with LaTeX and Markdown forms.
 
     It is a ``str`` (the plain text), so it prints and compares like one; in a
     notebook it renders as Markdown with the formula typeset.
@@ -180,6 +196,11 @@ def explain_ap(
     return explain_table(trace_ap(labels, n_relevant=n_relevant, k=k), decimals=decimals)
 
 
+def _check_decimals(decimals: int) -> None:
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
+        raise ValueError(f"decimals must be an integer >= 0; got {decimals!r}.")
+
+
 def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     """Write out the arithmetic of a :func:`trace_ap` table (see :func:`explain_ap`).
 
@@ -190,8 +211,7 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     >>> print(explain_table(trace_ap([0, 1, 1], k=2)))
     AP@2 = (1/2) / 2 = 0.2500
     """
-    if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
-        raise ValueError(f"decimals must be an integer >= 0; got {decimals!r}.")
+    _check_decimals(decimals)
     r, ap, k = table.attrs["n_relevant"], table.attrs["ap"], table.attrs["k"]
     name = "AP" if k is None else f"AP@{k}"
     shown = f"{ap:.{decimals}f}"
@@ -223,4 +243,336 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
         latex=rf"\mathrm{{{name}}} = \frac{{{latex_terms or 0}}}{{{r}}} = {shown}",
         note=note,
         value=ap,
+    )
+
+
+#: Columns of :func:`trace_ndcg`, in order.
+NDCG_TRACE_COLUMNS: tuple[str, ...] = (
+    "rank",
+    "grade",
+    "gain",
+    "discount",
+    "contribution",
+    "running_dcg",
+    "ideal_gain",
+    "running_idcg",
+    "running_ndcg",
+)
+
+_GAIN_NOTES: dict[str, str] = {
+    "linear": "linear gains (gain = grade, as trec_eval)",
+    "exponential": "exponential gains (gain = 2^grade - 1, Burges et al. 2005)",
+}
+
+
+def trace_ndcg(
+    gains: ArrayLike,
+    *,
+    k: int | None = None,
+    ideal: ArrayLike | None = None,
+    gain: Gain = "linear",
+) -> pd.DataFrame:
+    """Trace nDCG rank by rank, as a table, the way :func:`trace_ap` traces AP.
+
+    One row per rank (up to ``k``): the result's grade and gain, the discount
+    log2(rank + 1), what the rank adds to DCG (gain / discount), the running
+    DCG, the gain the ideal ranking has at this rank, the running ideal DCG
+    (IDCG) and the running nDCG (DCG / IDCG so far). When the query has more
+    relevant documents than the list has results, the rows go on to the ideal
+    ranking's last relevant document, with grade 0 for the list. The last row's
+    ``running_ndcg`` is :func:`~mapteach.ndcg_at_k`. Introduced in
+    ``05_legal_search_walkthrough``.
+
+    Parameters
+    ----------
+    gains : sequence of float
+        Graded relevance (grade) of each result, best-ranked first; >= 0.
+    k : int, optional
+        Rank cutoff: trace nDCG@k. Default: no cutoff (trec_eval's ``ndcg``).
+    ideal : sequence of float, optional
+        Grades of every judged document of the query, retrieved or not, as in
+        :func:`~mapteach.ndcg_at_k`. Default: the grades in the list.
+    gain : {"linear", "exponential"}, default "linear"
+        The gain of a grade: the grade itself (trec_eval), or 2^grade - 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``rank``, ``grade``, ``gain``, ``discount``, ``contribution``,
+        ``running_dcg``, ``ideal_gain``, ``running_idcg`` and ``running_ndcg``.
+        ``DataFrame.attrs`` holds ``k``, ``gain``, ``dcg``, ``idcg`` and ``ndcg``
+        (from :func:`~mapteach.ndcg_at_k`).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~mapteach.ndcg_at_k`.
+
+    Examples
+    --------
+    Article 001's model B with grades (notebook 05): the guiding case, grade 3, at rank 2.
+
+    >>> from mapteach.teaching.trace import trace_ndcg
+    >>> table = trace_ndcg([1, 3, 0, 0, 1, 0, 0, 1, 0, 0], k=10)
+    >>> columns = ["rank", "gain", "discount", "running_dcg", "ideal_gain", "running_ndcg"]
+    >>> print(table[columns].head(5).round(4).to_string(index=False))
+     rank  gain  discount  running_dcg  ideal_gain  running_ndcg
+        1   1.0    1.0000       1.0000         3.0        0.3333
+        2   3.0    1.5850       2.8928         1.0        0.7967
+        3   0.0    2.0000       2.8928         1.0        0.7003
+        4   0.0    2.3219       2.8928         1.0        0.6342
+        5   1.0    2.5850       3.2796         0.0        0.7190
+    >>> round(table.attrs["ndcg"], 4)  # DCG@10 / IDCG@10
+    0.7881
+    """
+    g = as_gains(gains)
+    pool = g if ideal is None else as_gains(ideal, name="ideal")
+    if k is not None:
+        k = as_k(k)
+    depth = max(g.size, pool.size, 1) if k is None else k
+    value = ndcg_at_k(g, depth, ideal=ideal, gain=gain)
+    n = min(depth, max(g.size, int((pool > 0).sum())))
+    grades = np.zeros(n)
+    grades[: min(n, g.size)] = g[:n]
+    ideal_grades = np.zeros(n)
+    best = np.sort(pool)[::-1][:n]
+    ideal_grades[: best.size] = best
+    ranks = np.arange(1, n + 1)
+    # the same operations in the same order as ndcg_at_k, so the same bits
+    discount = np.log2(np.arange(2, n + 2))
+    gain_at = gain_values(grades, gain)
+    ideal_gain = gain_values(ideal_grades, gain)
+    contribution = gain_at / discount
+    running_dcg = np.cumsum(contribution)
+    running_idcg = np.cumsum(ideal_gain / discount)
+    running_ndcg = np.divide(running_dcg, running_idcg, out=np.zeros(n), where=running_idcg > 0)
+    table = pd.DataFrame(
+        {
+            "rank": ranks,
+            "grade": grades,
+            "gain": gain_at,
+            "discount": discount,
+            "contribution": contribution,
+            "running_dcg": running_dcg,
+            "ideal_gain": ideal_gain,
+            "running_idcg": running_idcg,
+            "running_ndcg": running_ndcg,
+        },
+        columns=list(NDCG_TRACE_COLUMNS),
+    )
+    table.attrs.update(
+        k=k,
+        gain=gain,
+        dcg=float(running_dcg[-1]) if n else 0.0,
+        idcg=float(running_idcg[-1]) if n else 0.0,
+        ndcg=value,
+    )
+    return table
+
+
+def _dcg_terms(ranks: pd.Series, gains: pd.Series) -> tuple[str, str]:
+    """The positive terms gain / log2(rank + 1) of a DCG, as text (in brackets) and as LaTeX."""
+    kept = [(g, r + 1) for g, r in zip(gains, ranks, strict=True) if g > 0]
+    if not kept:
+        return "0", "0"
+    text = " + ".join(f"{g:g}/log2({d})" for g, d in kept)
+    return f"({text})", " + ".join(rf"\frac{{{g:g}}}{{\log_2 {d}}}" for g, d in kept)
+
+
+def explain_ndcg(
+    gains: ArrayLike,
+    *,
+    k: int | None = None,
+    ideal: ArrayLike | None = None,
+    gain: Gain = "linear",
+    decimals: int = 4,
+) -> Explanation:
+    """Write out the arithmetic of nDCG: DCG over IDCG, term by term.
+
+    Each term is a positive gain over its discount, log2(rank + 1); the ideal
+    ranking's terms make IDCG. Introduced in ``05_legal_search_walkthrough``.
+
+    Parameters
+    ----------
+    gains, k, ideal, gain
+        As :func:`trace_ndcg`.
+    decimals : int, default 4
+        Decimals of DCG, IDCG and the result.
+
+    Returns
+    -------
+    Explanation
+        A ``str`` such as ``"nDCG@3 = DCG / IDCG = (...) / (...) = 1.5 / 1.6309 =
+        0.9197"``, with ``.latex``, ``.markdown``, ``.note`` (the gains and the
+        ideal ranking) and ``.value``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~mapteach.ndcg_at_k`; also if ``decimals`` is not an integer >= 0.
+
+    Examples
+    --------
+    Article 001's model A with grades (notebook 05): the guiding case only at rank 7.
+
+    >>> from mapteach.teaching.trace import explain_ndcg
+    >>> model_a = [1, 0, 1, 0, 1, 0, 3, 0, 0, 0]
+    >>> print(explain_ndcg(model_a, k=10))
+    nDCG@10 = DCG / IDCG = (1/log2(2) + 1/log2(4) + 1/log2(6) + 3/log2(8))
+    / (3/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5)) = 2.8869 / 4.5616 = 0.6329
+    >>> print(explain_ndcg(model_a, k=10, gain="exponential").note)
+    Discount log2(rank + 1), exponential gains (gain = 2^grade - 1, Burges et al. 2005).
+    IDCG is the DCG of the ideal ranking, the query's judged documents best first: gains 7, 1, 1, 1.
+    >>> print(explain_ndcg([0, 0], k=2))
+    nDCG@2 = 0 (no judged document of the query has a positive gain)
+    """
+    _check_decimals(decimals)
+    table = trace_ndcg(gains, k=k, ideal=ideal, gain=gain)
+    attrs = table.attrs
+    name = "nDCG" if k is None else f"nDCG@{k}"
+    shown = f"{attrs['ndcg']:.{decimals}f}"
+    if attrs["idcg"] == 0.0:
+        return Explanation(
+            f"{name} = 0 (no judged document of the query has a positive gain)",
+            latex=rf"\mathrm{{{name}}} = 0",
+            note="IDCG = 0: no judged document has a positive gain, so nDCG is 0 (trec_eval).",
+            value=attrs["ndcg"],
+        )
+    dcg_text, dcg_latex = _dcg_terms(table["rank"], table["gain"])
+    idcg_text, idcg_latex = _dcg_terms(table["rank"], table["ideal_gain"])
+    dcg, idcg = f"{attrs['dcg']:.{decimals}f}", f"{attrs['idcg']:.{decimals}f}"
+    ideal_gains = ", ".join(f"{v:g}" for v in table["ideal_gain"] if v > 0)
+    return Explanation(
+        f"{name} = DCG / IDCG = {dcg_text} / {idcg_text} = {dcg} / {idcg} = {shown}",
+        latex=(
+            rf"\mathrm{{{name}}} = \frac{{\mathrm{{DCG}}}}{{\mathrm{{IDCG}}}} = "
+            rf"\frac{{{dcg_latex}}}{{{idcg_latex}}} = \frac{{{dcg}}}{{{idcg}}} = {shown}"
+        ),
+        note=(
+            f"Discount log2(rank + 1), {_GAIN_NOTES[attrs['gain']]}. IDCG is the DCG of "
+            f"the ideal ranking, the query's judged documents best first: gains {ideal_gains}."
+        ),
+        value=attrs["ndcg"],
+    )
+
+
+#: Columns of :func:`trace_rr`, in order.
+RR_TRACE_COLUMNS: tuple[str, ...] = ("rank", "relevant", "first_relevant", "running_rr")
+
+
+def trace_rr(labels: Sequence[int | bool], *, k: int | None = None) -> pd.DataFrame:
+    """Trace reciprocal rank rank by rank: RR is fixed by the first relevant result.
+
+    One row per rank (up to ``k``): whether the result is relevant, whether it
+    is the first relevant one, and the running RR (1 / the first relevant rank
+    so far, 0 before it). The last row's ``running_rr`` is
+    :func:`~mapteach.reciprocal_rank`. Introduced in ``08_choosing_a_metric``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    k : int, optional
+        Rank cutoff: trace RR@k (a first hit below rank ``k`` scores 0).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``rank``, ``relevant`` (bool), ``first_relevant`` (bool) and
+        ``running_rr``. ``DataFrame.attrs`` holds ``k``, ``first_rank`` (None
+        if there is no relevant result) and ``rr`` (from
+        :func:`~mapteach.reciprocal_rank`).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~mapteach.reciprocal_rank`.
+
+    Examples
+    --------
+    >>> from mapteach.teaching.trace import trace_rr
+    >>> print(trace_rr([0, 0, 1, 1]).round(4).to_string(index=False))
+     rank  relevant  first_relevant  running_rr
+        1     False           False      0.0000
+        2     False           False      0.0000
+        3      True            True      0.3333
+        4      True           False      0.3333
+    """
+    rr = reciprocal_rank(labels, k=k)
+    y = as_labels(labels)
+    if k is not None:
+        k = as_k(k)
+        y = y[:k]
+    ranks = np.arange(1, y.size + 1)
+    first = np.flatnonzero(y)[:1]  # the index of the first relevant result, if any
+    running_rr = np.zeros(y.size)
+    if first.size:
+        # 1.0 / rank, the same division as reciprocal_rank, so the same bits
+        running_rr[first[0] :] = 1.0 / ranks[first[0]]
+    first_rank = int(first[0]) + 1 if first.size else None
+    table = pd.DataFrame(
+        {
+            "rank": ranks,
+            "relevant": y,
+            "first_relevant": np.isin(ranks, first + 1),
+            "running_rr": running_rr,
+        },
+        columns=list(RR_TRACE_COLUMNS),
+    )
+    table.attrs.update(k=k, first_rank=first_rank, rr=rr)
+    return table
+
+
+def explain_rr(
+    labels: Sequence[int | bool], *, k: int | None = None, decimals: int = 4
+) -> Explanation:
+    """Write out reciprocal rank: 1 / the rank of the first relevant result.
+
+    Introduced in ``08_choosing_a_metric``.
+
+    Parameters
+    ----------
+    labels, k
+        As :func:`trace_rr`.
+    decimals : int, default 4
+        Decimals of the result.
+
+    Returns
+    -------
+    Explanation
+        A ``str`` such as ``"RR = 1/3 = 0.3333"``, with ``.latex``,
+        ``.markdown``, ``.note`` and ``.value``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~mapteach.reciprocal_rank`; also if ``decimals`` is not an
+        integer >= 0.
+
+    Examples
+    --------
+    >>> from mapteach.teaching.trace import explain_rr
+    >>> print(explain_rr([0, 0, 1, 1]))
+    RR = 1/3 = 0.3333
+    >>> print(explain_rr([0, 0, 1, 1], k=2))
+    RR@2 = 0 (no relevant result in the top 2)
+    """
+    _check_decimals(decimals)
+    table = trace_rr(labels, k=k)
+    first, rr = table.attrs["first_rank"], table.attrs["rr"]
+    name = "RR" if k is None else f"RR@{k}"
+    if first is None:
+        where = "in the list" if k is None else f"in the top {k}"
+        return Explanation(
+            f"{name} = 0 (no relevant result {where})",
+            latex=rf"\mathrm{{{name}}} = 0",
+            note=f"No relevant result {where}, so RR is 0.",
+            value=rr,
+        )
+    shown = f"{rr:.{decimals}f}"
+    return Explanation(
+        f"{name} = 1/{first} = {shown}",
+        latex=rf"\mathrm{{{name}}} = \frac{{1}}{{{first}}} = {shown}",
+        note=f"The first relevant result is at rank {first}; the results after it do not count.",
+        value=rr,
     )
