@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mapteach import ndcg_at_k
+from mapteach import average_precision, ndcg_at_k
 from mapteach.metrics.names import parse_measure
 from mapteach.runs.evaluate import evaluate, evaluate_scores
 
@@ -64,6 +64,33 @@ def test_expected_ties_equal_the_mean_over_all_orders(query):
     expected = brute_force(scores, grades, missed)
     for name in MEASURES:
         assert ours[name] == pytest.approx(expected[name], abs=1e-12), name
+
+
+@settings(max_examples=100, deadline=None)
+@given(tied_query(), st.integers(1, 4))
+def test_expected_ties_with_min_relevant_k_average_every_order(query, k):
+    scores, grades, missed = query
+    r = sum(g >= 1 for g in grades) + missed
+    groups = [
+        [i for i in range(len(scores)) if scores[i] == s] for s in sorted(set(scores), reverse=True)
+    ]
+    values = [
+        average_precision(
+            [int(grades[i] >= 1) for group in order for i in group],
+            n_relevant=r,
+            k=k,
+            denominator="min_relevant_k",
+        )
+        for order in itertools.product(*(itertools.permutations(g) for g in groups))
+    ]
+    qrels = {
+        "q": {**{f"d{i}": g for i, g in enumerate(grades)}, **{f"u{m}": 1 for m in range(missed)}}
+    }
+    run = {"q": {f"d{i}": float(s) for i, s in enumerate(scores)}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        ours = evaluate(qrels, run, [f"AP@{k}"], ties="expected", denominator="min_relevant_k")
+    assert ours.loc["q", f"AP@{k}"] == pytest.approx(np.mean(values), abs=1e-12)
 
 
 def test_the_four_document_tie_example():
@@ -197,14 +224,22 @@ def test_peer_rows_equal_calling_the_library_directly():
     assert table.loc["ranx", "AP ties"] == 1.0  # input order puts t1, t2 (relevant) first
 
 
-def test_peers_that_are_not_installed_say_so():
+def test_peers_that_are_not_installed_say_so(monkeypatch):
     import importlib.util
 
+    from mapteach.runs import conventions
+
+    real = importlib.util.find_spec
+    absent = {"pytrec_eval", "ir_measures", "ranx", "sklearn", "torchmetrics"}
+    monkeypatch.setattr(
+        conventions.importlib.util,
+        "find_spec",
+        lambda name, *args: None if name in absent else real(name, *args),
+    )
     table = lab_table()
-    for peer in ("ranx", "torchmetrics"):
-        if importlib.util.find_spec(peer) is None:
-            assert table.loc[peer, "explains"] == "not installed"
-            assert np.isnan(table.loc[peer, "MAP"])
+    for peer in ("pytrec_eval", "ir_measures", "ranx", "torchmetrics"):
+        assert table.loc[peer, "explains"] == "not installed"
+        assert np.isnan(table.loc[peer, "MAP"])
 
 
 def test_audit_setups():
@@ -222,6 +257,37 @@ def test_audit_setups():
     assert audit["MAP"].iloc[-1] == pytest.approx(final)
     with pytest.raises(ValueError, match=r"unknown checklist items \['stemming'\]"):
         audit_setups(QRELS_LAB, RUN_LAB, {"stemming": True}, {})
+
+
+def test_audit_setups_checks_each_choice_against_its_vocabulary():
+    from mapteach.runs.conventions import audit_setups
+
+    with pytest.raises(ValueError, match=r"setup_b\['ties'\] must be one of 'trec_eval', 'input'"):
+        audit_setups(QRELS_LAB, RUN_LAB, {}, {"ties": "random"})
+
+
+def test_registries_are_read_only():
+    from mapteach.runs.conventions import CHECKLIST, SETTINGS
+    from mapteach.views.convention_switches import ConventionSwitches
+
+    with pytest.raises(TypeError):
+        SETTINGS["mine"] = ({}, "")
+    with pytest.raises(TypeError):
+        SETTINGS["ties: expected"][0]["ties"] = "input"
+    with pytest.raises(TypeError):
+        CHECKLIST["stemming"] = "which stemmer"
+    with pytest.raises(TypeError):
+        ConventionSwitches.OPTIONS["ties"] = ("input",)
+
+
+def test_the_switches_offer_choices_from_the_vocabularies():
+    from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
+    from mapteach.views.convention_switches import ConventionSwitches
+
+    options = ConventionSwitches.OPTIONS
+    assert options["ties"] == TIES and options["missing"] == MISSING
+    assert set(options["denominator"]) <= set(DENOMINATORS)
+    assert set(options["no_relevant"]) == set(NO_RELEVANT) - {"error"}
 
 
 def test_the_three_articles_give_three_answers():

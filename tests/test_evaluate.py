@@ -202,6 +202,16 @@ def test_blank_lines_are_reported_not_silently_dropped():
             r"missing must be one of",
         ),
         (
+            lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, no_relevant="nan"),
+            ValueError,
+            r"no_relevant must be one of 'zero', 'skip', 'one', 'error'; got 'nan'",
+        ),
+        (
+            lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, denominator="k"),
+            ValueError,
+            r"denominator must be one of 'relevant', 'min_relevant_k', 'retrieved'",
+        ),
+        (
             lambda: evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, relevance_threshold=1.5),
             TypeError,
             r"relevance_threshold must be an integer",

@@ -33,3 +33,10 @@ def test_measure_scores_use_r():
         [1, 0, 1], n_relevant=4
     )
     assert parse_measure("R@1").score([1, 0, 1], n_relevant=4) == 0.25
+
+
+def test_the_families_are_read_only():
+    with pytest.raises(TypeError):
+        FAMILIES["MAP"] = FAMILIES["AP"]
+    with pytest.raises(TypeError):
+        del FAMILIES["AP"]

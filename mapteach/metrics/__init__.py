@@ -1,13 +1,16 @@
-"""Ranking metrics, one measure per module, each reading like its formula."""
+"""Ranking metrics, one measure per module, each reading like its formula.
 
-from mapteach.metrics.average_precision import (
-    DENOMINATORS,
-    NO_RELEVANT,
-    average_precision,
-    mean_average_precision,
-)
+Floor 1 of the package: numpy and the standard library only. Beside the scalar
+measures: their whole-run batch kernels (:mod:`mapteach.metrics.batch`), the
+tie-aware expectations (:mod:`mapteach.metrics.ties`), the measure names
+(:mod:`mapteach.metrics.names`) and the option vocabularies
+(:mod:`mapteach.metrics.options`).
+"""
+
+from mapteach.metrics.average_precision import average_precision, mean_average_precision
 from mapteach.metrics.hit import hit_at_k
 from mapteach.metrics.ndcg import ndcg_at_k
+from mapteach.metrics.options import DENOMINATORS, NO_RELEVANT
 from mapteach.metrics.precision import precision_at_k
 from mapteach.metrics.recall import recall_at_k
 from mapteach.metrics.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank

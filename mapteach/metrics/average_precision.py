@@ -9,10 +9,11 @@ This is trec_eval's ``map`` (``map_cut_k`` with a cutoff).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics._validation import (
     as_k,
     as_labels,
@@ -21,23 +22,9 @@ from mapteach.metrics._validation import (
     check_choice,
     query_error,
 )
+from mapteach.metrics.options import DENOMINATORS, NO_RELEVANT, Denominator, NoRelevant
 
-__all__ = ["DENOMINATORS", "NO_RELEVANT", "average_precision", "mean_average_precision"]
-
-Denominator = Literal["relevant", "min_relevant_k", "retrieved"]
-NoRelevant = Literal["zero", "skip", "one", "error"]
-
-#: What AP divides by. ``"relevant"``: R, all relevant documents of the query
-#: (trec_eval, ir_measures, ranx). ``"min_relevant_k"``: min(R, k), Kaggle's
-#: ``apk``. ``"retrieved"``: the relevant documents within the ranks that count
-#: (the whole list, or the top k): sklearn, torchmetrics ``top_k``, article 001.
-DENOMINATORS: tuple[str, ...] = ("relevant", "min_relevant_k", "retrieved")
-
-#: What a query with no relevant document (R = 0) contributes to MAP.
-#: ``"zero"``: AP = 0 (trec_eval). ``"skip"``: left out of the mean (article 003,
-#: torchmetrics ``empty_target_action="skip"``). ``"one"``: AP = 1 (ml_metrics
-#: ``mapk``). ``"error"``: raise, so that nobody has to decide silently.
-NO_RELEVANT: tuple[str, ...] = ("zero", "skip", "one", "error")
+__all__ = ["average_precision", "mean_average_precision"]
 
 
 def _precisions_at_hits(y: np.ndarray) -> np.ndarray:
@@ -46,13 +33,8 @@ def _precisions_at_hits(y: np.ndarray) -> np.ndarray:
     return np.arange(1, ranks.size + 1) / ranks
 
 
-def _sum_in_rank_order(values: np.ndarray) -> float:
-    """Add rank by rank, as trec_eval does, so that sums agree to the last bit."""
-    return float(np.cumsum(values)[-1]) if values.size else 0.0
-
-
 def average_precision(
-    labels: Sequence[int | bool],
+    labels: ArrayLike,
     *,
     n_relevant: int | None = None,
     k: int | None = None,
@@ -130,13 +112,13 @@ def average_precision(
         divisor = precisions.size
     if divisor == 0:
         return 0.0
-    return _sum_in_rank_order(precisions) / divisor
+    return sum_in_rank_order(precisions) / divisor
 
 
 def mean_average_precision(
-    rankings: Sequence[Sequence[int | bool]],
+    rankings: Sequence[ArrayLike] | np.ndarray,
     *,
-    n_relevant: Sequence[int | None] | None = None,
+    n_relevant: Sequence[int | None] | np.ndarray | None = None,
     k: int | None = None,
     no_relevant: NoRelevant = "zero",
     denominator: Denominator = "relevant",

@@ -1,14 +1,26 @@
 """Precision-recall curve arrays of one ranked list: raw and interpolated precision, and
-11-point interpolated average precision (Manning et al., IIR ch. 8)."""
+11-point interpolated average precision (Manning et al., IIR ch. 8; trec_eval)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.metrics._sums import sum_in_rank_order
+from mapteach.metrics._validation import as_labels, as_n_relevant, check_choice
+from mapteach.metrics.options import ELEVEN_POINT, ElevenPoint
 
-__all__ = ["curve_arrays", "eleven_point_average_precision", "interpolated_precision"]
+__all__ = [
+    "ELEVEN_LEVELS",
+    "curve_arrays",
+    "eleven_point_average_precision",
+    "eleven_point_precisions",
+    "interpolated_precision",
+]
+
+#: The recall levels 0.0, 0.1, ..., 1.0, as the same doubles as trec_eval's literals.
+ELEVEN_LEVELS: np.ndarray = np.arange(11) / 10
+ELEVEN_LEVELS.flags.writeable = False
 
 
 def curve_arrays(y: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
@@ -18,37 +30,164 @@ def curve_arrays(y: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
     return (hits / r if r else np.zeros(y.size)), precision
 
 
-def interpolated_precision(precision: ArrayLike) -> np.ndarray:
-    """The highest precision at this point or any later one (a running max from the end).
+def interpolated_precision(recall: ArrayLike, precision: ArrayLike) -> np.ndarray:
+    """Interpolated precision of each point: the best precision at this recall or higher.
+
+    p_interp(r) = max of p(r') over every point with r' >= r (IIR ch. 8, trec_eval's
+    ``Int_Prec``). Every point at one recall shares one value, so the curve is a
+    staircase that never rises.
+
+    Parameters
+    ----------
+    recall, precision : sequence of float
+        One point per rank (or in any order), of equal length.
+
+    Returns
+    -------
+    numpy.ndarray
+        The interpolated precision of each point, in the order given.
+
+    Raises
+    ------
+    ValueError
+        If ``recall`` and ``precision`` differ in shape or are not 1-D.
 
     Examples
     --------
+    Article 003's query B, relevant at ranks 1 and 3 of R = 3 (the first 4 ranks):
+
     >>> from mapteach.metrics.curves import interpolated_precision
-    >>> interpolated_precision([1.0, 0.5, 0.667, 0.5]).tolist()
-    [1.0, 0.667, 0.667, 0.5]
+    >>> recall = [1 / 3, 1 / 3, 2 / 3, 2 / 3]
+    >>> precision = [1.0, 0.5, 0.667, 0.5]  # 1/1, 1/2, 2/3, 2/4
+    >>> interpolated_precision(recall, precision).tolist()  # rank 2 keeps rank 1's 1.0
+    [1.0, 1.0, 0.667, 0.667]
     """
-    values = np.asarray(precision, dtype=float)
-    return np.maximum.accumulate(values[::-1])[::-1] if values.size else values
+    r, p = np.asarray(recall, dtype=float), np.asarray(precision, dtype=float)
+    if r.shape != p.shape or r.ndim != 1:
+        raise ValueError(
+            f"recall and precision must be 1-D of one length; got shapes {r.shape} and {p.shape}."
+        )
+    order = np.argsort(r, kind="stable")
+    best_from = np.maximum.accumulate(p[order][::-1])[::-1]  # best at this recall or higher
+    return best_from[np.searchsorted(r[order], r, side="left")]
+
+
+def _needed_hits(r: int, convention: ElevenPoint) -> np.ndarray:
+    """Relevant documents that reach each of the 11 recall levels, by ``convention``."""
+    if convention == "iir":
+        return -(-np.arange(11) * r // 10)  # ceil(L x R) in whole numbers: exact
+    scaled = ELEVEN_LEVELS * r
+    if convention == "trec_eval_9":
+        return np.trunc(scaled + 0.9).astype(int)  # C's (long)(L * R + 0.9)
+    whole = np.floor(scaled)
+    return (whole + (scaled - whole >= 0.5)).astype(int)  # C's lround: halves go up
+
+
+def eleven_point_precisions(
+    labels: ArrayLike, *, n_relevant: int | None = None, convention: ElevenPoint = "iir"
+) -> np.ndarray:
+    """Interpolated precision at recall 0.0, 0.1, ..., 1.0 (the points of the 11-point average).
+
+    At each recall level L: the best precision at the rank where the list has
+    found enough relevant documents for L, or at any later rank; 0 if the list
+    never finds that many. The conventions differ only in how many is enough
+    (see :data:`mapteach.metrics.options.ElevenPoint`). Introduced in ``07_pr_curves``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``.
+    convention : {"iir", "trec_eval_9", "trec_eval_10"}, default "iir"
+        ``"iir"``: recall >= L, so ceil(L x R) relevant documents (IIR ch. 8).
+        ``"trec_eval_9"``: ``(long)(L * R + 0.9)`` (trec_eval 9.x's
+        ``iprec_at_recall``, pytrec_eval). ``"trec_eval_10"``: ``lround(L * R)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        11 interpolated precisions, for L = 0.0, 0.1, ..., 1.0. All 0 when R = 0.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~mapteach.average_precision`; ``ValueError`` also for an
+        unknown ``convention``.
+
+    Examples
+    --------
+    Article 003's query B: relevant at ranks 1 and 3 (P = 1/1, 2/3), R = 3. Its
+    recall 2/3 reaches 0.6 but not 0.7, so IIR scores 0 from 0.7 on. trec_eval 9
+    asks for (long)(0.7 * 3 + 0.9) = 2 relevant documents at 0.7, as 0.7 * 3 is
+    2.0999999999999996 in doubles. trec_eval 10 asks for lround(L * 3): only 1
+    at L = 0.4 (1.2), and 2 up to L = 0.8 (2.4).
+
+    >>> from mapteach.metrics.curves import eleven_point_precisions
+    >>> b = [1, 0, 1, 0, 0, 0, 0, 0]
+    >>> eleven_point_precisions(b, n_relevant=3).round(4).tolist()
+    [1.0, 1.0, 1.0, 1.0, 0.6667, 0.6667, 0.6667, 0.0, 0.0, 0.0, 0.0]
+    >>> eleven_point_precisions(b, n_relevant=3, convention="trec_eval_9").round(4).tolist()
+    [1.0, 1.0, 1.0, 1.0, 0.6667, 0.6667, 0.6667, 0.6667, 0.0, 0.0, 0.0]
+    >>> eleven_point_precisions(b, n_relevant=3, convention="trec_eval_10").round(4).tolist()
+    [1.0, 1.0, 1.0, 1.0, 1.0, 0.6667, 0.6667, 0.6667, 0.6667, 0.0, 0.0]
+    """
+    y = as_labels(labels)
+    r = as_n_relevant(n_relevant, int(y.sum()))
+    check_choice(convention, ELEVEN_POINT, name="convention")
+    recall, precision = curve_arrays(y, r)
+    # the first rank holding the needed relevant documents; y.size where there is none
+    reached = np.searchsorted(np.cumsum(y), _needed_hits(r, convention), side="left")
+    return np.r_[interpolated_precision(recall, precision), 0.0][reached]
 
 
 def eleven_point_average_precision(
-    labels: ArrayLike, *, n_relevant: int | None = None
+    labels: ArrayLike, *, n_relevant: int | None = None, convention: ElevenPoint = "iir"
 ) -> float:
-    """Mean interpolated precision at recall 0.0, 0.1, ..., 1.0 (IIR ch. 8, TREC 1990s).
+    """Mean interpolated precision at recall 0.0, 0.1, ..., 1.0: trec_eval's ``11pt_avg``.
 
     At each recall level the interpolated precision is the best precision at
-    that recall or higher; a level the ranking never reaches scores 0. It is
-    close to AP but not equal: it looks at 11 fixed recall levels, not at every
-    relevant rank. Introduced in ``07_pr_curves``.
+    that recall or higher; a level the ranking never reaches scores 0 (see
+    :func:`eleven_point_precisions`). It is close to AP but not equal: it looks
+    at 11 fixed recall levels, not at every relevant rank. Introduced in
+    ``07_pr_curves``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``.
+    convention : {"iir", "trec_eval_9", "trec_eval_10"}, default "iir"
+        How many relevant documents reach each level: see :func:`eleven_point_precisions`.
+        ``"trec_eval_9"`` is pytrec_eval's ``11pt_avg``.
+
+    Returns
+    -------
+    float
+        The mean of the 11 points, in [0, 1].
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`eleven_point_precisions`.
 
     Examples
     --------
+    Article 003's query A, relevant at ranks 1, 3 and 4 (P = 1, 2/3, 3/4):
+
     >>> from mapteach.metrics.curves import eleven_point_average_precision
-    >>> round(eleven_point_average_precision([1, 0, 1, 1, 0]), 4)  # (4 x 1.0 + 7 x 0.75) / 11
+    >>> a = [1, 0, 1, 1, 0, 0, 0, 0]
+    >>> round(eleven_point_average_precision(a), 4)  # (4 x 1.0 + 7 x 0.75) / 11
     0.8409
+
+    trec_eval 10 reaches recall 0.4 with lround(0.4 x 3) = 1 relevant document,
+    where IIR needs ceil(1.2) = 2:
+
+    >>> trec_eval_10 = eleven_point_average_precision(a, convention="trec_eval_10")
+    >>> round(trec_eval_10, 4)  # (5 x 1.0 + 6 x 0.75) / 11
+    0.8636
     """
-    y = as_labels(labels)
-    recall, precision = curve_arrays(y, as_n_relevant(n_relevant, int(y.sum())))
-    levels = np.linspace(0.0, 1.0, 11)
-    best = [precision[recall >= level - 1e-12].max(initial=0.0) for level in levels]
-    return float(np.mean(best))
+    points = eleven_point_precisions(labels, n_relevant=n_relevant, convention=convention)
+    # added from recall 1.0 down, as trec_eval adds them, so that the bits agree
+    return sum_in_rank_order(points[::-1]) / points.size

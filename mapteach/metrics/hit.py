@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import as_k, as_labels
 
 __all__ = ["hit_at_k"]
 
 
-def hit_at_k(labels: Sequence[int | bool], k: int) -> float:
+def hit_at_k(labels: ArrayLike, k: int) -> float:
     """1.0 if at least one of the top ``k`` results is relevant, else 0.0.
 
     The metric for users who need one good answer and read no further than

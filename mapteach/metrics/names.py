@@ -7,10 +7,12 @@ a one-line description, and how to score one ranked list of 0/1 labels.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from mapteach.metrics import (
     average_precision,
@@ -20,11 +22,12 @@ from mapteach.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 
 __all__ = ["FAMILIES", "Family", "Labels", "Measure", "parse_measure"]
 
-Labels = Sequence[int | bool]
+#: One ranked list of 0/1 (or bool) relevance labels, best first.
+Labels = ArrayLike
 
 
 @dataclass(frozen=True)
@@ -42,49 +45,52 @@ def _ndcg(labels: np.ndarray, r: int, k: int | None) -> float:
     return ndcg_at_k(labels, k or max(labels.size, r, 1), ideal=np.ones(r))
 
 
-FAMILIES: dict[str, Family] = {
-    family.name: family
-    for family in (
-        Family(
-            "AP",
-            "optional",
-            "average precision: mean of P@i over the ranks i of relevant documents, "
-            "over R (trec_eval map / map_cut_k)",
-            lambda y, r, k: average_precision(y, n_relevant=r, k=k),
-        ),
-        Family(
-            "P",
-            "required",
-            "precision at k: relevant documents in the top k, over k (trec_eval P_k)",
-            lambda y, r, k: precision_at_k(y, k),
-        ),
-        Family(
-            "R",
-            "required",
-            "recall at k: relevant documents in the top k, over R (trec_eval recall_k)",
-            lambda y, r, k: recall_at_k(y, k, n_relevant=r),
-        ),
-        Family(
-            "RR",
-            "optional",
-            "reciprocal rank: 1 / rank of the first relevant document (trec_eval recip_rank)",
-            lambda y, r, k: reciprocal_rank(y, k=k),
-        ),
-        Family(
-            "nDCG",
-            "optional",
-            "normalised discounted cumulative gain, linear gain and log2 discount "
-            "(trec_eval ndcg / ndcg_cut_k)",
-            _ndcg,
-        ),
-        Family(
-            "Success",
-            "required",
-            "hit at k: 1 if any relevant document is in the top k, else 0 (also written Hit@k)",
-            lambda y, r, k: hit_at_k(y, k),
-        ),
-    )
-}
+#: Every measure family by name, read-only: a measure is added here, not by callers.
+FAMILIES: Mapping[str, Family] = MappingProxyType(
+    {
+        family.name: family
+        for family in (
+            Family(
+                "AP",
+                "optional",
+                "average precision: mean of P@i over the ranks i of relevant documents, "
+                "over R (trec_eval map / map_cut_k)",
+                lambda y, r, k: average_precision(y, n_relevant=r, k=k),
+            ),
+            Family(
+                "P",
+                "required",
+                "precision at k: relevant documents in the top k, over k (trec_eval P_k)",
+                lambda y, r, k: precision_at_k(y, as_k(k)),
+            ),
+            Family(
+                "R",
+                "required",
+                "recall at k: relevant documents in the top k, over R (trec_eval recall_k)",
+                lambda y, r, k: recall_at_k(y, as_k(k), n_relevant=r),
+            ),
+            Family(
+                "RR",
+                "optional",
+                "reciprocal rank: 1 / rank of the first relevant document (trec_eval recip_rank)",
+                lambda y, r, k: reciprocal_rank(y, k=k),
+            ),
+            Family(
+                "nDCG",
+                "optional",
+                "normalised discounted cumulative gain, linear gain and log2 discount "
+                "(trec_eval ndcg / ndcg_cut_k)",
+                _ndcg,
+            ),
+            Family(
+                "Success",
+                "required",
+                "hit at k: 1 if any relevant document is in the top k, else 0 (also written Hit@k)",
+                lambda y, r, k: hit_at_k(y, as_k(k)),
+            ),
+        )
+    }
+)
 
 _ALIASES = {"Hit": "Success", "MAP": "AP", "MRR": "RR"}
 _PATTERN = re.compile(r"^(?P<family>[A-Za-z]+)(?:@(?P<k>\d+))?$")
@@ -158,7 +164,7 @@ def parse_measure(name: str) -> Measure:
     if not isinstance(name, str):
         raise TypeError(f"a measure name must be a string such as 'AP@10'; got {name!r}.")
     match = _PATTERN.match(name.strip())
-    family = match and _ALIASES.get(match["family"], match["family"])
+    family = _ALIASES.get(match["family"], match["family"]) if match else ""
     if not match or family not in FAMILIES:
         known = ", ".join(FAMILIES)
         raise ValueError(

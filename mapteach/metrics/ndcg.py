@@ -3,22 +3,42 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_gains, as_k
+from mapteach.metrics._sums import sum_in_rank_order
+from mapteach.metrics._validation import as_gains, as_k, check_choice
+from mapteach.metrics.options import GAINS, Gain
 
-__all__ = ["ideal_dcg", "ndcg_at_k"]
+__all__ = ["gain_values", "ndcg_at_k"]
 
 
 def _dcg(gains: np.ndarray) -> float:
-    """Sum of gain / log2(rank + 1) over ranks 1, 2, ...: trec_eval's discount."""
-    return float((gains / np.log2(np.arange(2, gains.size + 2))).sum())
+    """Sum of gain / log2(rank + 1) over ranks 1, 2, ..., added in rank order: trec_eval's DCG."""
+    return sum_in_rank_order(gains / np.log2(np.arange(2, gains.size + 2)))
 
 
-def ndcg_at_k(gains: Sequence[float], k: int, *, ideal: Sequence[float] | None = None) -> float:
-    """nDCG at rank cutoff ``k`` with linear gains, as trec_eval's ``ndcg_cut_k``.
+def gain_values(grades: np.ndarray, gain: Gain = "linear") -> np.ndarray:
+    """The gain of each graded judgment: the grade itself, or 2^grade - 1.
+
+    ``grades`` are validated by the caller: finite and >= 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.metrics.ndcg import gain_values
+    >>> gain_values(np.array([0.0, 1.0, 3.0]), "exponential")  # 2^0 - 1, 2^1 - 1, 2^3 - 1
+    array([0., 1., 7.])
+    """
+    check_choice(gain, GAINS, name="gain")
+    return grades if gain == "linear" else np.exp2(grades) - 1.0
+
+
+def ndcg_at_k(
+    gains: ArrayLike, k: int, *, ideal: ArrayLike | None = None, gain: Gain = "linear"
+) -> float:
+    """nDCG at rank cutoff ``k``; with linear gains it is trec_eval's ``ndcg_cut_k``.
 
     DCG@k = sum over ranks i <= k of gain_i / log2(i + 1). nDCG@k divides it by
     the DCG@k of the ideal ranking: all judged gains of the query sorted from
@@ -28,13 +48,16 @@ def ndcg_at_k(gains: Sequence[float], k: int, *, ideal: Sequence[float] | None =
     Parameters
     ----------
     gains : sequence of float
-        Graded relevance (gain) of each result, best-ranked first; >= 0.
+        Graded relevance (grade) of each result, best-ranked first; >= 0.
     k : int
         Rank cutoff, ``k >= 1``.
     ideal : sequence of float, optional
-        Gains of every judged document of the query, retrieved or not, in any
-        order. It must include each positive gain in ``gains``. Default: the
-        gains in the list (every relevant document was retrieved).
+        Grades of every judged document of the query, retrieved or not, in any
+        order. It must include each positive grade in ``gains``. Default: the
+        grades in the list (every relevant document was retrieved).
+    gain : {"linear", "exponential"}, default "linear"
+        The gain of a grade: the grade itself (trec_eval), or 2^grade - 1
+        (Burges et al. 2005), which weighs the top grades more.
 
     Returns
     -------
@@ -46,8 +69,8 @@ def ndcg_at_k(gains: Sequence[float], k: int, *, ideal: Sequence[float] | None =
     TypeError
         If ``gains`` or ``ideal`` is not a numeric sequence, or ``k`` not an int.
     ValueError
-        If a gain is negative or not finite, ``k < 1``, or ``ideal`` misses a
-        positive gain that appears in ``gains``.
+        If a grade is negative or not finite, ``k < 1``, ``ideal`` misses a
+        positive grade that appears in ``gains``, or ``gain`` is unknown.
 
     Examples
     --------
@@ -61,6 +84,11 @@ def ndcg_at_k(gains: Sequence[float], k: int, *, ideal: Sequence[float] | None =
 
     >>> round(ndcg_at_k([1, 0, 1], 3, ideal=[3, 1, 1]), 4)  # 1.5 / (3/1 + 1/log2(3) + 1/2)
     0.3631
+
+    Exponential gains, 2^grade - 1, make the grade-3 document worth 7:
+
+    >>> round(ndcg_at_k([1, 0, 3], 3, gain="exponential"), 4)  # (1/1 + 7/2) / (7/1 + 1/log2(3))
+    0.5897
     """
     g = as_gains(gains)
     k = as_k(k)
@@ -70,34 +98,14 @@ def ndcg_at_k(gains: Sequence[float], k: int, *, ideal: Sequence[float] | None =
         pool = as_gains(ideal, name="ideal")
         missing = Counter(g[g > 0].tolist()) - Counter(pool[pool > 0].tolist())
         if missing:
-            gain, count = next(iter(missing.items()))
+            grade, count = next(iter(missing.items()))
             raise ValueError(
                 f"ideal must list every judged document's gain, but gains has "
-                f"{count} more document(s) with gain {gain:g} than ideal."
+                f"{count} more document(s) with gain {grade:g} than ideal."
             )
+    g, pool = gain_values(g, gain), gain_values(pool, gain)
     best = np.sort(pool)[::-1][:k]
     ideal_dcg = _dcg(best)
     if ideal_dcg == 0.0:
         return 0.0
     return _dcg(g[:k]) / ideal_dcg
-
-
-def ideal_dcg(query: np.ndarray, gain: np.ndarray, n_queries: int, k: int | None) -> np.ndarray:
-    """DCG@k of the ideal ranking of every query at once (the whole-run kernels' helper).
-
-    ``query`` holds codes 0..n_queries-1, sorted, and ``gain`` each query's judged
-    gains from best to worst; both are validated by the caller.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from mapteach.metrics.ndcg import ideal_dcg
-    >>> ideal_dcg(np.array([0, 0, 1]), np.array([3.0, 1.0, 2.0]), 2, None).round(4)  # 3 + 1/log2(3)
-    array([3.6309, 2.    ])
-    """
-    counts = np.bincount(query, minlength=n_queries)
-    rank = np.arange(1, query.size + 1) - np.repeat(np.cumsum(counts) - counts, counts)
-    keep = np.ones(rank.size, bool) if k is None else rank <= k
-    return np.bincount(
-        query[keep], weights=gain[keep] / np.log2(rank[keep] + 1.0), minlength=n_queries
-    )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import as_k, as_labels
 
 __all__ = ["precision_at_k"]
 
 
-def precision_at_k(labels: Sequence[int | bool], k: int) -> float:
+def precision_at_k(labels: ArrayLike, k: int) -> float:
     """Precision at rank cutoff ``k``: relevant results in the top ``k``, over ``k``.
 
     Like trec_eval's ``P_k``, the denominator is ``k`` even when the list is

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 
 __all__ = ["recall_at_k"]
 
 
-def recall_at_k(labels: Sequence[int | bool], k: int, *, n_relevant: int | None = None) -> float:
+def recall_at_k(labels: ArrayLike, k: int, *, n_relevant: int | None = None) -> float:
     """Recall at rank cutoff ``k``: relevant results in the top ``k``, over R.
 
     R (``n_relevant``) is the number of relevant documents the query has, including

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import as_k, as_labels, as_rankings, query_error
 
 __all__ = ["mean_reciprocal_rank", "reciprocal_rank"]
 
 
-def reciprocal_rank(labels: Sequence[int | bool], *, k: int | None = None) -> float:
+def reciprocal_rank(labels: ArrayLike, *, k: int | None = None) -> float:
     """1 / (rank of the first relevant result), or 0.0 if there is none.
 
     Matches trec_eval's ``recip_rank`` (no cutoff) and ir_measures' ``RR@k``
@@ -53,7 +54,7 @@ def reciprocal_rank(labels: Sequence[int | bool], *, k: int | None = None) -> fl
 
 
 def mean_reciprocal_rank(
-    rankings: Sequence[Sequence[int | bool]], *, k: int | None = None
+    rankings: Sequence[ArrayLike] | np.ndarray, *, k: int | None = None
 ) -> float:
     """Mean of :func:`reciprocal_rank` over queries (MRR, 平均倒数排名).
 

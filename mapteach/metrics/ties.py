@@ -10,115 +10,242 @@ h relevant documents ranked above it, the document at rank t+i is relevant with
 probability r/n, and if it is, the hits up to it are expected to be
 h + 1 + (i-1)(r-1)/(n-1). So its expected share of AP's sum is
 (r/n) (h + 1 + (i-1)(r-1)/(n-1)) / (t+i). Introduced in ``09_why_maps_disagree``.
+
+RR and Success need binomial coefficients; they come from a table of
+log-factorials built with ``math.lgamma``, so this floor needs numpy and the
+standard library only.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import gammaln
 
+from mapteach.metrics._validation import as_k, check_choice
+from mapteach.metrics.batch import RankedEntries, ideal_dcg
 from mapteach.metrics.names import Measure
-from mapteach.metrics.ndcg import ideal_dcg
+from mapteach.metrics.options import Denominator
 
 __all__ = ["expected_scores"]
 
 
-def _log_comb(n: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """log C(n, k), -inf where k > n or k < 0."""
-    n, k = np.asarray(n, float), np.asarray(k, float)
+def _log_factorials(n_max: int) -> np.ndarray:
+    """log(n!) for n = 0 .. n_max, each from ``math.lgamma`` (a few ulp from exact)."""
+    return np.array([math.lgamma(n + 1.0) for n in range(n_max + 1)])
+
+
+def _log_comb(n: np.ndarray, k: np.ndarray, log_factorial: np.ndarray) -> np.ndarray:
+    """log C(n, k) for whole numbers 0 <= n < len(log_factorial); -inf where k < 0 or k > n."""
+    n, k = np.broadcast_arrays(np.asarray(n).astype(np.int64), np.asarray(k).astype(np.int64))
     valid = (k >= 0) & (k <= n)
-    out = np.full(np.broadcast(n, k).shape, -np.inf)
-    safe_k = np.where(valid, k, 0)
-    out[valid] = (gammaln(n + 1) - gammaln(safe_k + 1) - gammaln(n - safe_k + 1))[valid]
+    out = np.full(n.shape, -np.inf)
+    n, k = n[valid], k[valid]
+    out[valid] = log_factorial[n] - log_factorial[k] - log_factorial[n - k]
     return out
 
 
-def expected_scores(
-    query: np.ndarray,
-    score: np.ndarray,
-    grade: np.ndarray,
-    n_queries: int,
-    r: np.ndarray,
-    ideal_query: np.ndarray,
-    ideal_gain: np.ndarray,
-    measures: Sequence[Measure],
-    threshold: int,
-) -> dict[str, np.ndarray]:
-    """Tie-aware expected value of each measure, per query.
+@dataclass(frozen=True)
+class _TieGroups:
+    """The tie groups of a run: runs of equal scores inside one query.
 
-    Rows must be sorted by (query, score descending); ties may be in any order.
+    ``of_row`` maps each row to its group; the other arrays have one value per
+    group: its query, size n, relevant documents r, ranks above it t, relevant
+    documents ranked above it h, and mean gain.
     """
-    n = query.size
-    relevant = (grade >= threshold).astype(float)
-    gain = np.maximum(grade, 0.0)
-    new_group = np.ones(n, bool)
+
+    of_row: np.ndarray
+    query: np.ndarray
+    size: np.ndarray
+    hits: np.ndarray
+    above: np.ndarray
+    hits_above: np.ndarray
+    mean_gain: np.ndarray
+
+    def offset(self, rank: np.ndarray) -> np.ndarray:
+        """i: each row's 1-based place inside its group."""
+        return rank - self.above[self.of_row]
+
+    def p_relevant(self) -> np.ndarray:
+        """r / n: each row's chance of holding a relevant document."""
+        return self.hits[self.of_row] / self.size[self.of_row]
+
+
+def _tie_groups(entries: RankedEntries, score: np.ndarray, relevant: np.ndarray) -> _TieGroups:
+    """Group the rows of ``entries`` (sorted by query, score descending) by tied score."""
+    query = entries.query
+    new_group = np.ones(query.size, bool)
     new_group[1:] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
     group = np.cumsum(new_group) - 1
     size = np.bincount(group).astype(float)
-    hits_in = np.bincount(group, weights=relevant)
-    mean_gain = np.bincount(group, weights=gain) / size
-    group_start = np.flatnonzero(new_group)
-    counts = np.bincount(query, minlength=n_queries)
-    query_start = np.cumsum(counts) - counts
-    group_query = query[group_start]
-    above = group_start - query_start[group_query]  # ranks above the group, t
+    start = np.flatnonzero(new_group)
+    above = entries.rank[start] - 1
     running = np.r_[0.0, np.cumsum(relevant)]
-    hits_above = running[group_start] - running[query_start[group_query]]  # h
-    rank = np.arange(n) - query_start[query] + 1
-    offset = rank - above[group]  # i, 1-based inside the group
-    n_g, r_g = size[group], hits_in[group]
-    p_relevant = r_g / n_g
-    has_r = r > 0
+    return _TieGroups(
+        of_row=group,
+        query=query[start],
+        size=size,
+        hits=np.bincount(group, weights=relevant),
+        above=above,
+        hits_above=running[start] - running[start - above],
+        mean_gain=np.bincount(group, weights=np.maximum(entries.grade, 0.0)) / size,
+    )
+
+
+def _per_query(entries: RankedEntries, weights: np.ndarray) -> np.ndarray:
+    """Add ``weights`` per query (as floats, even for a run with no rows)."""
+    sums = np.bincount(entries.query, weights=weights, minlength=entries.n_queries)
+    return sums.astype(float, copy=False)
+
+
+def _over(values: np.ndarray, divisor: np.ndarray) -> np.ndarray:
+    return np.divide(values, divisor, out=np.zeros(values.size), where=divisor > 0)
+
+
+def _within(entries: RankedEntries, k: int | None) -> np.ndarray:
+    return np.ones(entries.rank.size, bool) if k is None else entries.rank <= k
+
+
+def _expected_ap(
+    entries: RankedEntries, groups: _TieGroups, k: int | None, denominator: Denominator
+) -> np.ndarray:
+    """Each row's expected share of AP's sum (see the module docstring), over the divisor."""
+    n_g, r_g, rank = groups.size[groups.of_row], groups.hits[groups.of_row], entries.rank
+    offset = groups.offset(rank)
+    expected_hits = (
+        groups.hits_above[groups.of_row] + 1 + (offset - 1) * (r_g - 1) / np.maximum(n_g - 1, 1)
+    )
+    share = np.where(_within(entries, k), groups.p_relevant() * expected_hits / rank, 0.0)
+    divisor = entries.n_relevant
+    if denominator == "min_relevant_k" and k is not None:
+        divisor = np.minimum(divisor, k)
+    return _over(_per_query(entries, share), divisor)
+
+
+def _expected_found(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
+    """Expected relevant documents within the cutoff: each row counts r / n."""
+    return _per_query(entries, np.where(_within(entries, k), groups.p_relevant(), 0.0))
+
+
+def _expected_ndcg(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
+    """Expected DCG over the ideal DCG: each row holds its group's mean gain."""
+    gain = groups.mean_gain[groups.of_row] / np.log2(entries.rank + 1.0)
+    dcg = _per_query(entries, np.where(_within(entries, k), gain, 0.0))
+    return _over(dcg, ideal_dcg(entries, k))
+
+
+def _expected_success(
+    entries: RankedEntries, groups: _TieGroups, k: int, log_factorial: np.ndarray
+) -> np.ndarray:
+    """1 - P(no relevant document in the top k); each group sees min(n, k - t) of its ranks.
+
+    A group of n holding r relevant documents shows s of its ranks within the
+    cutoff; none of them is relevant with probability C(n - r, s) / C(n, s).
+    """
+    seen = np.minimum(groups.size, k - groups.above).clip(min=0)
+    log_none = _log_comb(groups.size - groups.hits, seen, log_factorial) - _log_comb(
+        groups.size, seen, log_factorial
+    )
+    log_none = np.where(seen > 0, log_none, 0.0)
+    certain = np.isinf(log_none)
+    impossible = np.bincount(groups.query, weights=certain, minlength=entries.n_queries)
+    total = np.bincount(
+        groups.query, weights=np.where(certain, 0.0, log_none), minlength=entries.n_queries
+    )
+    return np.where(impossible > 0, 1.0, 1.0 - np.exp(total))
+
+
+def _first_relevant_group(entries: RankedEntries, groups: _TieGroups) -> np.ndarray:
+    """Index of each query's first group holding a relevant document; -1 if it has none."""
+    first_group = np.full(entries.n_queries, -1)
+    with_hits = np.flatnonzero(groups.hits > 0)
+    if with_hits.size:
+        owner = groups.query[with_hits]
+        firsts = with_hits[np.r_[True, owner[1:] != owner[:-1]]]
+        first_group[groups.query[firsts]] = firsts
+    return first_group
+
+
+def _expected_rr(
+    entries: RankedEntries, groups: _TieGroups, k: int | None, log_factorial: np.ndarray
+) -> np.ndarray:
+    """Expected 1 / rank of the first relevant document, which lies in the first group with one.
+
+    Within that group the first relevant document is at offset i with probability
+    C(n - i, r - 1) / C(n, r).
+    """
+    n_g, r_g = groups.size[groups.of_row], groups.hits[groups.of_row]
+    in_first = groups.of_row == _first_relevant_group(entries, groups)[entries.query]
+    log_p = _log_comb(n_g - groups.offset(entries.rank), r_g - 1, log_factorial) - _log_comb(
+        n_g, r_g, log_factorial
+    )
+    weight = np.where(in_first & _within(entries, k), np.exp(log_p) / entries.rank, 0.0)
+    return _per_query(entries, weight)
+
+
+def expected_scores(
+    entries: RankedEntries,
+    score: np.ndarray,
+    measures: Sequence[Measure],
+    *,
+    threshold: int = 1,
+    denominator: Denominator = "relevant",
+) -> dict[str, np.ndarray]:
+    """Tie-aware expected value of each measure, per query.
+
+    Parameters
+    ----------
+    entries : RankedEntries
+        Every retrieved document, unjudged ones included (a tie group's size
+        counts them), sorted by (query, score descending); ties in any order.
+    score : numpy.ndarray
+        The score of each entry, aligned with ``entries``.
+    measures : sequence of Measure
+        Parsed measures.
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+    denominator : {"relevant", "min_relevant_k"}, default "relevant"
+        What AP-type measures divide by; both are fixed whatever the order of a
+        tie ("retrieved" is not: it counts hits that the order moves in or out).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        One array of per-query expected values per measure, keyed by its name.
+
+    Examples
+    --------
+    Two relevant documents among four tied ones, averaged over the 6 placements; the
+    first relevant one is at rank 1, 2 or 3 with probability 1/2, 1/3, 1/6:
+
+    >>> import numpy as np
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.names import parse_measure
+    >>> from mapteach.metrics.ties import expected_scores
+    >>> entries = RankedEntries.from_lists([[1, 1, 0, 0]])
+    >>> tied = np.ones(4)
+    >>> scores = expected_scores(entries, tied, [parse_measure("AP"), parse_measure("RR")])
+    >>> {name: values.round(4).tolist() for name, values in scores.items()}
+    {'AP': [0.6806], 'RR': [0.7222]}
+    """
+    check_choice(denominator, ("relevant", "min_relevant_k"), name="denominator")
+    groups = _tie_groups(entries, score, (entries.grade >= threshold).astype(float))
+    log_factorial = _log_factorials(int(groups.size.max(initial=0)))
     out: dict[str, np.ndarray] = {}
-
-    def per_query(weights: np.ndarray) -> np.ndarray:
-        return np.bincount(query, weights=weights, minlength=n_queries)
-
     for measure in measures:
         k = measure.k
-        cut = np.ones(n, bool) if k is None else rank <= k
         if measure.family == "AP":
-            expected_hits = (
-                hits_above[group] + 1 + (offset - 1) * (r_g - 1) / np.maximum(n_g - 1, 1)
-            )
-            share = np.where(cut, p_relevant * expected_hits / rank, 0.0)
-            out[measure.name] = np.divide(per_query(share), r, out=np.zeros(n_queries), where=has_r)
-        elif measure.family in ("P", "R"):
-            found = per_query(np.where(cut, p_relevant, 0.0))
-            out[measure.name] = (
-                found / k
-                if measure.family == "P"
-                else np.divide(found, r, out=np.zeros(n_queries), where=has_r)
-            )
+            out[measure.name] = _expected_ap(entries, groups, k, denominator)
+        elif measure.family == "P":
+            out[measure.name] = _expected_found(entries, groups, k) / as_k(k)
+        elif measure.family == "R":
+            out[measure.name] = _over(_expected_found(entries, groups, k), entries.n_relevant)
         elif measure.family == "nDCG":
-            dcg = per_query(np.where(cut, mean_gain[group] / np.log2(rank + 1.0), 0.0))
-            idcg = ideal_dcg(ideal_query, ideal_gain, n_queries, k)
-            out[measure.name] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
+            out[measure.name] = _expected_ndcg(entries, groups, k)
         elif measure.family == "Success":
-            seen = np.minimum(size, k - above).clip(min=0)  # ranks of each group within the top k
-            log_none = _log_comb(size - hits_in, seen) - _log_comb(size, seen)
-            log_none = np.where(seen > 0, log_none, 0.0)
-            impossible = np.bincount(group_query, weights=np.isinf(log_none), minlength=n_queries)
-            total = np.bincount(
-                group_query,
-                weights=np.where(np.isinf(log_none), 0.0, log_none),
-                minlength=n_queries,
-            )
-            out[measure.name] = np.where(impossible > 0, 1.0, 1.0 - np.exp(total))
-        else:  # RR: the first relevant document lies in the first group that has one
-            first_group = np.full(n_queries, -1)
-            with_hits = np.flatnonzero(hits_in > 0)
-            firsts = (
-                with_hits[np.r_[True, group_query[with_hits][1:] != group_query[with_hits][:-1]]]
-                if with_hits.size
-                else with_hits
-            )
-            first_group[group_query[firsts]] = firsts
-            in_first = group == first_group[query]
-            # P(first relevant of the group at offset i) = C(n - i, r - 1) / C(n, r)
-            log_p = _log_comb(n_g - offset, r_g - 1) - _log_comb(n_g, r_g)
-            weight = np.where(in_first & cut, np.exp(log_p) / rank, 0.0)
-            out[measure.name] = per_query(weight)
+            out[measure.name] = _expected_success(entries, groups, as_k(k), log_factorial)
+        else:
+            out[measure.name] = _expected_rr(entries, groups, k, log_factorial)
     return out

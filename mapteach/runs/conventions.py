@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import importlib.util
 import warnings
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from mapteach.metrics._validation import check_choice
+from mapteach.metrics.options import (
+    DENOMINATORS,
+    MISSING,
+    NO_RELEVANT,
+    TIES,
+    Denominator,
+    Missing,
+    NoRelevant,
+    Ties,
+)
 from mapteach.runs.evaluate import evaluate
 from mapteach.runs.trec import as_qrels, as_run
 
@@ -28,55 +41,89 @@ __all__ = [
     "sklearn_average_modes",
 ]
 
-#: Named settings of evaluate(); the first is trec_eval's behaviour.
-SETTINGS: dict[str, tuple[dict[str, Any], str]] = {
-    "trec_eval (default)": (
-        {},
-        "denominator R; ties by docno descending; empty query 0; missing query ignored",
-    ),
-    "ties: input order": (
-        {"ties": "input"},
-        "a stable sort keeps tied documents in input order (article 003's advice; ranx)",
-    ),
-    "ties: optimistic": (
-        {"ties": "optimistic"},
-        "relevant documents first within a tie: an upper bound",
-    ),
-    "ties: pessimistic": (
-        {"ties": "pessimistic"},
-        "relevant documents last within a tie: a lower bound",
-    ),
-    "ties: expected": (
-        {"ties": "expected"},
-        "mean over every order of each tie, exact (McSherry and Najork 2008)",
-    ),
-    "denominator: retrieved hits": (
-        {"denominator": "retrieved"},
-        "divide by the relevant documents retrieved, as sklearn and torchmetrics can only do",
-    ),
-    "empty queries skipped": (
-        {"no_relevant": "skip"},
-        "queries with R = 0 left out of the mean (article 003; torchmetrics skip)",
-    ),
-    "empty queries score 1": (
-        {"no_relevant": "one"},
-        "queries with R = 0 score AP 1 (ml_metrics mapk)",
-    ),
-    "missing queries score 0": (
-        {"missing": "zero"},
-        "judged queries absent from the run count 0 (trec_eval -c; ir_measures)",
-    ),
-}
 
-#: Article 003 §4's checklist: the evaluate() option behind each item.
-CHECKLIST: dict[str, str] = {
-    "relevance_threshold": "which grade counts as relevant (binary vs graded labels)",
-    "ties": "how tied scores are ordered (stable sort?)",
-    "cutoff": "MAP@k or MAP over the whole list",
-    "denominator": "denominator R or r (retrieved relevant)",
-    "no_relevant": "queries with no relevant item: skip or 0",
-    "missing": "judged queries the run lacks: ignore or 0",
-}
+class _Switches(TypedDict, total=False):
+    """Convention options of :func:`~mapteach.runs.evaluate.evaluate`, each from its vocabulary."""
+
+    ties: Ties
+    denominator: Denominator
+    no_relevant: NoRelevant
+    missing: Missing
+
+
+def _setting(switches: _Switches, explains: str) -> tuple[Mapping[str, Any], str]:
+    return MappingProxyType(dict(switches)), explains
+
+
+#: Named settings of evaluate(), read-only; the first is trec_eval's behaviour.
+SETTINGS: Mapping[str, tuple[Mapping[str, Any], str]] = MappingProxyType(
+    {
+        "trec_eval (default)": _setting(
+            {}, "denominator R; ties by docno descending; empty query 0; missing query ignored"
+        ),
+        "ties: input order": _setting(
+            {"ties": "input"},
+            "a stable sort keeps tied documents in input order (article 003's advice; ranx)",
+        ),
+        "ties: optimistic": _setting(
+            {"ties": "optimistic"}, "relevant documents first within a tie: an upper bound"
+        ),
+        "ties: pessimistic": _setting(
+            {"ties": "pessimistic"}, "relevant documents last within a tie: a lower bound"
+        ),
+        "ties: expected": _setting(
+            {"ties": "expected"},
+            "mean over every order of each tie, exact (McSherry and Najork 2008)",
+        ),
+        "denominator: retrieved hits": _setting(
+            {"denominator": "retrieved"},
+            "divide by the relevant documents retrieved, as sklearn and torchmetrics can only do",
+        ),
+        "empty queries skipped": _setting(
+            {"no_relevant": "skip"},
+            "queries with R = 0 left out of the mean (article 003; torchmetrics skip)",
+        ),
+        "empty queries score 1": _setting(
+            {"no_relevant": "one"}, "queries with R = 0 score AP 1 (ml_metrics mapk)"
+        ),
+        "missing queries score 0": _setting(
+            {"missing": "zero"},
+            "judged queries absent from the run count 0 (trec_eval -c; ir_measures)",
+        ),
+    }
+)
+
+#: Article 003 §4's checklist, read-only: the evaluate() option behind each item.
+CHECKLIST: Mapping[str, str] = MappingProxyType(
+    {
+        "relevance_threshold": "which grade counts as relevant (binary vs graded labels)",
+        "ties": "how tied scores are ordered (stable sort?)",
+        "cutoff": "MAP@k or MAP over the whole list",
+        "denominator": "denominator R or r (retrieved relevant)",
+        "no_relevant": "queries with no relevant item: skip or 0",
+        "missing": "judged queries the run lacks: ignore or 0",
+    }
+)
+
+#: Where audit_setups starts: evaluate()'s defaults, which are trec_eval's behaviour.
+_DEFAULT_SETUP: Mapping[str, Any] = MappingProxyType(
+    {
+        "relevance_threshold": 1,
+        "ties": "trec_eval",
+        "cutoff": None,
+        "denominator": "relevant",
+        "no_relevant": "zero",
+        "missing": "ignore",
+    }
+)
+
+#: The vocabulary of each checklist item that takes a named choice.
+_VOCABULARIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"ties": TIES, "denominator": DENOMINATORS, "no_relevant": NO_RELEVANT, "missing": MISSING}
+)
+
+#: A peer library's row: its name, {query: AP} (None when not installed), and why it differs.
+_Peer = tuple[str, dict[str, float] | None, str]
 
 
 def _dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict, dict]:
@@ -91,7 +138,7 @@ def _dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict, dict]:
     return judged, ranked
 
 
-def _row(per_query: Mapping[str, float], mean: float, source: str, explains: str) -> dict:
+def _row(per_query: Mapping[Any, float], mean: float, source: str, explains: str) -> dict:
     return {
         **{f"AP {q}": v for q, v in per_query.items()},
         "MAP": mean,
@@ -100,55 +147,53 @@ def _row(per_query: Mapping[str, float], mean: float, source: str, explains: str
     }
 
 
-def _peers(judged: dict, ranked: dict, queries: list[str]) -> list[tuple[str, dict | None, str]]:
-    """(name, {query: AP} or None when not installed or not applicable, explanation)."""
-    common = [q for q in queries if q in ranked]
-    rows = []
-    if importlib.util.find_spec("pytrec_eval"):
-        import pytrec_eval
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
 
-        result = pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranked)
-        rows.append(
-            (
-                "pytrec_eval",
-                {q: result[q]["map"] for q in result},
-                "trec_eval itself: R, docno-descending ties, missing queries ignored",
-            )
-        )
-    else:
-        rows.append(("pytrec_eval", None, "not installed"))
-    if importlib.util.find_spec("ir_measures"):
-        import ir_measures
 
-        values = {
-            m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], judged, ranked)
-        }
-        rows.append(
-            (
-                "ir_measures",
-                values,
-                "trec_eval's AP per query; its mean counts missing queries as 0",
-            )
-        )
-    else:
-        rows.append(("ir_measures", None, "not installed"))
-    if importlib.util.find_spec("ranx"):
-        from ranx import Qrels, Run
-        from ranx import evaluate as ranx_evaluate
+def _pytrec_eval(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("pytrec_eval"):
+        return "pytrec_eval", None, "not installed"
+    import pytrec_eval
 
-        ranx_qrels = Qrels({q: judged[q] for q in common})
-        scores = ranx_evaluate(
-            ranx_qrels, Run({q: ranked[q] for q in common}), "map", return_mean=False
-        )
-        rows.append(
-            (
-                "ranx",  # ranx returns scores in its own query order: align by its keys
-                dict(zip(ranx_qrels.keys(), map(float, scores), strict=True)),
-                "R; tied documents keep input order",
-            )
-        )
-    else:
-        rows.append(("ranx", None, "not installed"))
+    result = pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranked)
+    return (
+        "pytrec_eval",
+        {q: result[q]["map"] for q in result},
+        "trec_eval itself: R, docno-descending ties, missing queries ignored",
+    )
+
+
+def _ir_measures(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("ir_measures"):
+        return "ir_measures", None, "not installed"
+    import ir_measures
+
+    values = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], judged, ranked)}
+    return "ir_measures", values, "trec_eval's AP per query; its mean counts missing queries as 0"
+
+
+def _ranx(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("ranx"):
+        return "ranx", None, "not installed"
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
+
+    ranx_qrels = Qrels({q: judged[q] for q in common})
+    scores = ranx_evaluate(
+        ranx_qrels, Run({q: ranked[q] for q in common}), "map", return_mean=False
+    )
+    return (
+        "ranx",  # ranx returns scores in its own query order: align by its keys
+        dict(zip(ranx_qrels.keys(), map(float, scores), strict=True)),
+        "R; tied documents keep input order",
+    )
+
+
+def _sklearn(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    name = "sklearn average_precision_score, per query"
+    if not _installed("sklearn"):
+        return name, None, "not installed"
     from sklearn.metrics import average_precision_score
 
     per_query = {}
@@ -162,35 +207,45 @@ def _peers(judged: dict, ranked: dict, queries: list[str]) -> list[tuple[str, di
                 if any(truth)
                 else 0.0
             )
-    rows.append(
-        (
-            "sklearn average_precision_score, per query",
-            per_query,
-            "only the retrieved list: denominator r; a tied group shares one precision",
-        )
+    return (
+        name,
+        per_query,
+        "only the retrieved list: denominator r; a tied group shares one precision",
     )
-    if importlib.util.find_spec("torchmetrics"):
-        import torch
-        from torchmetrics.functional.retrieval import retrieval_average_precision
 
-        rows.append(
-            (
-                "torchmetrics",
-                {
-                    q: float(
-                        retrieval_average_precision(
-                            torch.tensor([ranked[q][d] for d in ranked[q]]),
-                            torch.tensor([judged[q].get(d, 0) >= 1 for d in ranked[q]]),
-                        )
-                    )
-                    for q in common
-                },
-                "only the retrieved list: denominator r",
+
+def _torchmetrics(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("torchmetrics"):
+        return "torchmetrics", None, "not installed"
+    import torch
+    from torchmetrics.functional.retrieval import retrieval_average_precision
+
+    values = {
+        q: float(
+            retrieval_average_precision(
+                torch.tensor([ranked[q][d] for d in ranked[q]]),
+                torch.tensor([judged[q].get(d, 0) >= 1 for d in ranked[q]]),
             )
         )
-    else:
-        rows.append(("torchmetrics", None, "not installed"))
-    return rows
+        for q in common
+    }
+    return "torchmetrics", values, "only the retrieved list: denominator r"
+
+
+#: The peer libraries, in the order of compare_conventions' rows.
+_PEERS: tuple[Callable[[dict, dict, list[str]], _Peer], ...] = (
+    _pytrec_eval,
+    _ir_measures,
+    _ranx,
+    _sklearn,
+    _torchmetrics,
+)
+
+
+def _peers(judged: dict, ranked: dict, queries: list[str]) -> list[_Peer]:
+    """(name, {query: AP} or None when not installed, explanation) of every peer library."""
+    common = [q for q in queries if q in ranked]
+    return [peer(judged, ranked, common) for peer in _PEERS]
 
 
 def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
@@ -244,6 +299,14 @@ def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").reindex(columns=columns)
 
 
+def _full_setup(setup: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """The set-up with evaluate()'s defaults filled in, each named choice checked."""
+    full = {**_DEFAULT_SETUP, **setup}
+    for item, choices in _VOCABULARIES.items():
+        check_choice(full[item], choices, name=f"{name}[{item!r}]")
+    return full
+
+
 def audit_setups(
     qrels: Any, run: Any, setup_a: Mapping[str, Any], setup_b: Mapping[str, Any]
 ) -> pd.DataFrame:
@@ -266,19 +329,11 @@ def audit_setups(
     denominator relevant retrieved 0.50
     no_relevant     zero      skip 1.00
     """
-    defaults = {
-        "relevance_threshold": 1,
-        "ties": "trec_eval",
-        "cutoff": None,
-        "denominator": "relevant",
-        "no_relevant": "zero",
-        "missing": "ignore",
-    }
     unknown = (set(setup_a) | set(setup_b)) - set(CHECKLIST)
     if unknown:
         raise ValueError(f"unknown checklist items {sorted(unknown)}; use {list(CHECKLIST)}.")
-    current = {**defaults, **setup_a}
-    target = {**defaults, **setup_b}
+    current = _full_setup(setup_a, "setup_a")
+    target = _full_setup(setup_b, "setup_b")
 
     def score(setup: Mapping[str, Any]) -> float:
         options = {key: value for key, value in setup.items() if key != "cutoff"}
@@ -303,7 +358,7 @@ def audit_setups(
     return pd.DataFrame(rows)
 
 
-def sklearn_average_modes(relevance: Any, scores: Any) -> pd.Series:
+def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> pd.Series:
     """sklearn's ``average_precision_score`` on a (queries x documents) matrix, every mode.
 
     Queries are rows. sklearn reads rows as samples and columns as labels, so its

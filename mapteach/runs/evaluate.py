@@ -1,119 +1,182 @@
 """Evaluate whole runs: TREC qrels and runs, or a (queries x candidates) score matrix.
 
-Both paths end in one vectorised kernel over rows sorted by (query, rank): no
-Python loop per query. Defaults follow trec_eval: rank by score descending,
-ties broken by document id descending (as strings), the run's rank column
-ignored, queries only in the run ignored, grade >= 1 relevant. Introduced in
-``11_evaluate_your_own_run``.
+Both paths end in the batch kernels of :mod:`mapteach.metrics.batch` (or, with
+``ties="expected"``, :mod:`mapteach.metrics.ties`) over rows sorted by (query,
+rank): no Python loop per query. Defaults follow trec_eval: rank by score
+descending, ties broken by document id descending (as strings), the run's rank
+column ignored, queries only in the run ignored, grade >= 1 relevant. Introduced
+in ``11_evaluate_your_own_run``.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import check_choice
-from mapteach.metrics.average_precision import DENOMINATORS
+from mapteach.metrics.batch import RankedEntries, batch_scores, ideal_ranking
 from mapteach.metrics.names import Measure, parse_measure
-from mapteach.metrics.ndcg import ideal_dcg
+from mapteach.metrics.options import (
+    DENOMINATORS,
+    MISSING,
+    NO_RELEVANT,
+    TIES,
+    Denominator,
+    Missing,
+    NoRelevant,
+    Ties,
+)
 from mapteach.metrics.ties import expected_scores
 from mapteach.runs.trec import as_qrels, as_run
 
-__all__ = ["DEFAULT_MEASURES", "MISSING", "TIES", "evaluate", "evaluate_scores"]
+__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_scores"]
 
 DEFAULT_MEASURES: tuple[str, ...] = ("AP", "AP@10", "P@10", "R@100", "RR", "nDCG@10")
 
-#: How tied scores are ordered. ``"trec_eval"``: document id descending, as
-#: strings. ``"input"``: the order of the input (a stable sort). ``"optimistic"``
-#: and ``"pessimistic"``: higher (lower) grades first within a tie. ``"expected"``:
-#: the mean over every order of each tied group (McSherry and Najork 2008), exact.
-TIES: tuple[str, ...] = ("trec_eval", "input", "optimistic", "pessimistic", "expected")
 
-#: What happens to a query judged in the qrels but absent from the run:
-#: ``"ignore"`` (trec_eval's default) or ``"zero"`` (trec_eval ``-c``, ir_measures).
-MISSING: tuple[str, ...] = ("ignore", "zero")
+@dataclass(frozen=True)
+class _Options:
+    """The convention switches of one evaluation, checked when it is made."""
 
-NoRelevant = Literal["zero", "skip", "one", "error"]
+    ties: Ties
+    no_relevant: NoRelevant
+    missing: Missing
+    threshold: int
+    denominator: Denominator
 
-
-def _kernel(
-    entry_query: np.ndarray,
-    entry_rank: np.ndarray,
-    entry_grade: np.ndarray,
-    n_queries: int,
-    r: np.ndarray,
-    ideal_query: np.ndarray,
-    ideal_gain: np.ndarray,
-    measures: Sequence[Measure],
-    threshold: int,
-    denominator: str = "relevant",
-) -> dict[str, np.ndarray]:
-    """Score every query from its retrieved documents with a positive grade.
-
-    Entries are sorted by (query, rank); ``rank`` is 1-based. Every measure here
-    depends only on where the positively graded documents sit, R, and the ideal
-    gains, so the cost grows with the judged hits, not with the run's length.
-    """
-    relevant = entry_grade >= threshold
-    query, rank = entry_query[relevant], entry_rank[relevant]
-    counts = np.bincount(query, minlength=n_queries)
-    hits = np.arange(1, query.size + 1) - np.repeat(np.cumsum(counts) - counts, counts)
-    has_r = r > 0
-    out: dict[str, np.ndarray] = {}
-
-    def per_query(where: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-        return np.bincount(query[where], weights=weights, minlength=n_queries)
-
-    def over_r(values: np.ndarray) -> np.ndarray:
-        return np.divide(values, r, out=np.zeros(n_queries), where=has_r)
-
-    for measure in measures:
-        k = measure.k
-        within = np.ones(query.size, bool) if k is None else rank <= k
-        if measure.family == "AP":
-            total = per_query(within, hits[within] / rank[within])
-            if denominator == "relevant":
-                out[measure.name] = over_r(total)
-            else:
-                divisor = per_query(within) if denominator == "retrieved" else np.minimum(r, k or r)
-                out[measure.name] = np.divide(
-                    total, divisor, out=np.zeros(n_queries), where=divisor > 0
-                )
-        elif measure.family == "P":
-            out[measure.name] = per_query(within) / k
-        elif measure.family == "R":
-            out[measure.name] = over_r(per_query(within).astype(float))
-        elif measure.family == "Success":
-            out[measure.name] = (per_query(within) > 0).astype(float)
-        elif measure.family == "RR":
-            first = within & (hits == 1)
-            rr = np.zeros(n_queries)
-            rr[query[first]] = 1.0 / rank[first]
-            out[measure.name] = rr
-        else:  # nDCG: linear gains, log2(rank + 1) discount, as trec_eval
-            positive = entry_grade > 0
-            cut = positive if k is None else positive & (entry_rank <= k)
-            dcg = np.bincount(
-                entry_query[cut],
-                weights=entry_grade[cut] / np.log2(entry_rank[cut] + 1.0),
-                minlength=n_queries,
+    def __post_init__(self) -> None:
+        check_choice(self.ties, TIES, name="ties")
+        check_choice(self.denominator, DENOMINATORS, name="denominator")
+        if self.ties == "expected" and self.denominator == "retrieved":
+            raise ValueError(
+                "ties='expected' needs a fixed denominator: with denominator='retrieved' the "
+                "number of hits within the cutoff itself depends on the order of the ties."
             )
-            idcg = ideal_dcg(ideal_query, ideal_gain, n_queries, k)
-            out[measure.name] = np.divide(dcg, idcg, out=np.zeros(n_queries), where=idcg > 0)
-    return out
+        check_choice(self.no_relevant, NO_RELEVANT, name="no_relevant")
+        check_choice(self.missing, MISSING, name="missing")
+        threshold = self.threshold
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer)):
+            raise TypeError(f"relevance_threshold must be an integer grade; got {threshold!r}.")
+        if threshold < 1:
+            raise ValueError(
+                f"relevance_threshold must be >= 1 (unjudged documents count as grade 0, so "
+                f"they would become relevant); got {threshold}."
+            )
+
+    def expected(
+        self, entries: RankedEntries, sorted_score: np.ndarray, measures: Sequence[Measure]
+    ) -> dict[str, np.ndarray]:
+        """Tie-aware scores of every row of a run sorted by (query, score descending)."""
+        return expected_scores(
+            entries, sorted_score, measures, threshold=self.threshold, denominator=self.denominator
+        )
+
+    def batch(self, entries: RankedEntries, measures: Sequence[Measure]) -> dict[str, np.ndarray]:
+        """Scores of a run sorted by (query, rank), from its positively graded entries."""
+        return batch_scores(
+            entries.positive(), measures, threshold=self.threshold, denominator=self.denominator
+        )
 
 
-def _entries(sorted_grade: np.ndarray, sorted_query: np.ndarray, n_queries: int):
-    """(query, rank, grade) of the positively graded rows of a (query, rank)-sorted run."""
-    counts = np.bincount(sorted_query, minlength=n_queries)
-    position = np.flatnonzero(sorted_grade > 0)
-    query = sorted_query[position]
-    rank = position - (np.cumsum(counts) - counts)[query] + 1
-    return query, rank, sorted_grade[position].astype(float)
+@dataclass(frozen=True)
+class _RunRows:
+    """The run's rows of the scored queries: query code, score, and document code.
+
+    Document codes follow ``doc_names``, which is sorted: code order is docno order.
+    """
+
+    query: np.ndarray
+    score: np.ndarray
+    doc: np.ndarray
+    doc_names: pd.Index
+
+    @classmethod
+    def of(cls, ranked: pd.DataFrame, query: np.ndarray) -> _RunRows:
+        """``query`` holds each row's scored-query code, -1 for a query not scored."""
+        keep = query >= 0
+        doc, doc_names = _codes(ranked["doc_id"])
+        return cls(query[keep], ranked["score"].to_numpy()[keep], doc[keep], doc_names)
+
+
+@dataclass(frozen=True)
+class _Judgments:
+    """The judgments of the scored queries: query code, run document code and grade.
+
+    The document code is -1 for a document the run never retrieved.
+    """
+
+    query: np.ndarray
+    doc: np.ndarray
+    grade: np.ndarray
+
+    @classmethod
+    def of(cls, judged: pd.DataFrame, query: np.ndarray, doc_names: pd.Index) -> _Judgments:
+        """``query`` holds each judgment's scored-query code, -1 for a query not scored."""
+        in_scope = query >= 0
+        doc = doc_names.get_indexer(pd.Index(_values(judged["doc_id"])[in_scope]))
+        return cls(query[in_scope], doc, judged["relevance"].to_numpy()[in_scope])
+
+
+def _scored_queries(run_queries: pd.Index, judged_queries: pd.Index, missing: Missing) -> pd.Index:
+    """The queries to score, sorted, with a warning for each kind of query left out."""
+    common = run_queries.intersection(judged_queries)
+    if common.empty:
+        raise ValueError(
+            f"the run and the qrels have no query in common (run: {list(run_queries[:3])}..., "
+            f"qrels: {list(judged_queries[:3])}...); check that both use the same query ids."
+        )
+    unjudged = run_queries.difference(judged_queries)
+    if len(unjudged):
+        warnings.warn(
+            f"{len(unjudged)} queries of the run have no judgments and are ignored, as "
+            f"trec_eval does (first: {unjudged[0]!r}).",
+            UserWarning,
+            stacklevel=3,
+        )
+    absent = judged_queries.difference(run_queries)
+    if len(absent) and missing == "ignore":
+        warnings.warn(
+            f"{len(absent)} judged queries are missing from the run and are ignored, as "
+            f"trec_eval does without -c (first: {absent[0]!r}); missing='zero' scores them 0.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return (common if missing == "ignore" else judged_queries).sort_values()
+
+
+def _grades(rows: _RunRows, judgments: _Judgments) -> np.ndarray:
+    """The judged grade of each run row; 0 for unjudged documents."""
+    n_docs = len(rows.doc_names)
+    retrieved = judgments.doc >= 0  # judged documents the run never retrieved match nothing
+    judged_key = (judgments.query * n_docs + judgments.doc)[retrieved]
+    order = np.argsort(judged_key)
+    judged_key, grade_sorted = judged_key[order], judgments.grade[retrieved][order]
+    run_key = rows.query * n_docs + rows.doc
+    grade = np.zeros(run_key.size)
+    if judged_key.size:
+        position = np.minimum(np.searchsorted(judged_key, run_key), judged_key.size - 1)
+        found = judged_key[position] == run_key
+        grade[found] = grade_sorted[position[found]]
+    return grade
+
+
+def _tie_keys(rows: _RunRows, grade: np.ndarray, ties: Ties) -> tuple[np.ndarray, int]:
+    """The key that orders tied rows (ascending, unique per query) and its span."""
+    if ties in ("input", "expected"):
+        return np.arange(rows.score.size), rows.score.size
+    n_docs = len(rows.doc_names)
+    tie = n_docs - 1 - rows.doc
+    if ties == "trec_eval":
+        return tie, n_docs
+    levels, level = np.unique(grade, return_inverse=True)
+    better = level if ties == "pessimistic" else levels.size - 1 - level
+    return better * n_docs + tie, levels.size * n_docs
 
 
 def _rank_order(
@@ -142,7 +205,7 @@ def _rank_order(
 
 
 def _conventions(
-    table: pd.DataFrame, measures: Sequence[Measure], no_relevant: str
+    table: pd.DataFrame, measures: Sequence[Measure], no_relevant: NoRelevant
 ) -> pd.DataFrame:
     """Apply the choice for queries with no relevant document (R = 0)."""
     empty = table["R"] == 0
@@ -159,27 +222,6 @@ def _conventions(
     ap_columns = [m.name for m in measures if m.family == "AP"]
     table.loc[empty, ap_columns] = 1.0
     return table
-
-
-def _check_options(
-    ties: str, no_relevant: str, missing: str, threshold: Any, denominator: str = "relevant"
-) -> None:
-    check_choice(ties, TIES, name="ties")
-    check_choice(denominator, DENOMINATORS, name="denominator")
-    if ties == "expected" and denominator == "retrieved":
-        raise ValueError(
-            "ties='expected' needs a fixed denominator: with denominator='retrieved' the "
-            "number of hits within the cutoff itself depends on the order of the ties."
-        )
-    check_choice(no_relevant, ("zero", "skip", "one", "error"), name="no_relevant")
-    check_choice(missing, MISSING, name="missing")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer)):
-        raise TypeError(f"relevance_threshold must be an integer grade; got {threshold!r}.")
-    if threshold < 1:
-        raise ValueError(
-            f"relevance_threshold must be >= 1 (unjudged documents count as grade 0, so they "
-            f"would become relevant); got {threshold}."
-        )
 
 
 def _values(column: pd.Series) -> np.ndarray:
@@ -217,11 +259,11 @@ def evaluate(
     run: Any,
     measures: Sequence[str] = DEFAULT_MEASURES,
     *,
-    ties: str = "trec_eval",
+    ties: Ties = "trec_eval",
     no_relevant: NoRelevant = "zero",
-    missing: str = "ignore",
+    missing: Missing = "ignore",
     relevance_threshold: int = 1,
-    denominator: str = "relevant",
+    denominator: Denominator = "relevant",
 ) -> pd.DataFrame:
     """Evaluate a run against qrels, query by query, as trec_eval does.
 
@@ -250,7 +292,8 @@ def evaluate(
     denominator : {"relevant", "min_relevant_k", "retrieved"}, default "relevant"
         What AP-type measures divide by: R (trec_eval), min(R, k) (Kaggle
         ``apk``) or the relevant documents retrieved within the cutoff (sklearn,
-        torchmetrics ``top_k``), as :func:`mapteach.average_precision`.
+        torchmetrics ``top_k``), as :func:`mapteach.average_precision`. With
+        ``ties="expected"`` only R and min(R, k), which no order of a tie changes.
 
     Returns
     -------
@@ -265,6 +308,8 @@ def evaluate(
         On malformed input (the message names the file and line, or the query
         and document), unknown measures or options, or a run with no query in
         common with the qrels.
+    TypeError
+        If ``relevance_threshold`` is not an integer, or the inputs have the wrong type.
 
     Warns
     -----
@@ -285,99 +330,34 @@ def evaluate(
     """
     names = list(measures)
     parsed = [parse_measure(name) for name in names]
-    _check_options(ties, no_relevant, missing, relevance_threshold, denominator)
+    options = _Options(ties, no_relevant, missing, relevance_threshold, denominator)
     judged, ranked = as_qrels(qrels), as_run(run)
-    run_query_codes, run_queries = _codes(ranked["query_id"])
-    judged_query_codes, judged_queries = _codes(judged["query_id"])
-    common = run_queries.intersection(judged_queries)
-    if common.empty:
-        raise ValueError(
-            f"the run and the qrels have no query in common (run: {list(run_queries[:3])}..., "
-            f"qrels: {list(judged_queries[:3])}...); check that both use the same query ids."
-        )
-    unjudged = run_queries.difference(judged_queries)
-    if len(unjudged):
-        warnings.warn(
-            f"{len(unjudged)} queries of the run have no judgments and are ignored, as "
-            f"trec_eval does (first: {unjudged[0]!r}).",
-            UserWarning,
-            stacklevel=2,
-        )
-    absent = judged_queries.difference(run_queries)
-    if len(absent) and missing == "ignore":
-        warnings.warn(
-            f"{len(absent)} judged queries are missing from the run and are ignored, as "
-            f"trec_eval does without -c (first: {absent[0]!r}); missing='zero' scores them 0.",
-            UserWarning,
-            stacklevel=2,
-        )
-    queries = (common if missing == "ignore" else judged_queries).sort_values()
+    run_query, run_queries = _codes(ranked["query_id"])
+    judged_query, judged_queries = _codes(judged["query_id"])
+    queries = _scored_queries(run_queries, judged_queries, options.missing)
     n_queries = len(queries)
-
-    run_query = queries.get_indexer(run_queries)[run_query_codes]
-    keep = run_query >= 0
-    run_query = run_query[keep]
-    score = ranked["score"].to_numpy()[keep]
-    judged_query = queries.get_indexer(judged_queries)[judged_query_codes]
-    in_scope = judged_query >= 0
-    judged_query = judged_query[in_scope]
-    grade_judged = judged["relevance"].to_numpy()[in_scope]
-
-    doc_codes, doc_names = _codes(ranked["doc_id"])  # doc_names sorted: code order = docno order
-    doc_codes = doc_codes[keep]
-    n_docs = len(doc_names)
-    judged_docs = doc_names.get_indexer(_values(judged["doc_id"])[in_scope])
-    retrieved_judgment = judged_docs >= 0  # judged documents the run never retrieved match nothing
-    judged_key = (judged_query * n_docs + judged_docs)[retrieved_judgment]
-    order = np.argsort(judged_key)
-    judged_key, grade_sorted = judged_key[order], grade_judged[retrieved_judgment][order]
-    run_key = run_query * n_docs + doc_codes
-    grade = np.zeros(run_key.size)
-    if judged_key.size:
-        position = np.minimum(np.searchsorted(judged_key, run_key), judged_key.size - 1)
-        found = judged_key[position] == run_key
-        grade[found] = grade_sorted[position[found]]
-
-    doc_rank = doc_codes
-    if ties in ("input", "expected"):
-        tie, span = np.arange(score.size), score.size
-    else:
-        tie, span = n_docs - 1 - doc_rank, n_docs
-        if ties != "trec_eval":
-            levels, level = np.unique(grade, return_inverse=True)
-            better = level if ties == "pessimistic" else levels.size - 1 - level
-            tie, span = better * n_docs + tie, levels.size * n_docs
-    order = _rank_order(run_query, score, tie, span, n_queries)
-    r = np.bincount(judged_query, weights=grade_judged >= relevance_threshold, minlength=n_queries)
-    ideal_order = np.lexsort([-grade_judged, judged_query])
-    ideal = (judged_query[ideal_order], np.maximum(grade_judged[ideal_order], 0).astype(float))
-    if ties == "expected":
-        scores = expected_scores(
-            run_query[order],
-            score[order],
-            grade[order],
-            n_queries,
-            r,
-            *ideal,
-            parsed,
-            relevance_threshold,
-        )
-    else:
-        scores = _kernel(
-            *_entries(grade[order], run_query[order], n_queries),
-            n_queries,
-            r,
-            *ideal,
-            parsed,
-            relevance_threshold,
-            denominator,
-        )
-    retrieved = np.bincount(run_query, minlength=n_queries)
+    rows = _RunRows.of(ranked, queries.get_indexer(run_queries)[run_query])
+    judgments = _Judgments.of(
+        judged, queries.get_indexer(judged_queries)[judged_query], rows.doc_names
+    )
+    grade = _grades(rows, judgments)
+    order = _rank_order(rows.query, rows.score, *_tie_keys(rows, grade, options.ties), n_queries)
+    relevant = judgments.grade >= options.threshold
+    r = np.bincount(judgments.query, weights=relevant, minlength=n_queries)
+    entries = RankedEntries.from_sorted_rows(
+        rows.query[order], grade[order], r, judgments.query, np.maximum(judgments.grade, 0)
+    )
+    scores = (
+        options.expected(entries, rows.score[order], parsed)
+        if options.ties == "expected"
+        else options.batch(entries, parsed)
+    )
+    retrieved = np.bincount(rows.query, minlength=n_queries)
     table = _frame(pd.Index(queries, name="query_id"), scores, r.astype(np.int64), retrieved, names)
-    return _conventions(table, parsed, no_relevant)
+    return _conventions(table, parsed, options.no_relevant)
 
 
-def _matrix(values: Any, name: str) -> np.ndarray:
+def _matrix(values: ArrayLike, name: str) -> np.ndarray:
     array = np.asarray(values)
     if array.ndim != 2:
         raise ValueError(
@@ -394,7 +374,7 @@ def _matrix(values: Any, name: str) -> np.ndarray:
     return array
 
 
-def _totals(n_relevant: Any, hits: np.ndarray) -> np.ndarray:
+def _totals(n_relevant: ArrayLike, hits: np.ndarray) -> np.ndarray:
     totals = np.asarray(n_relevant)
     if totals.shape != hits.shape or totals.dtype.kind not in "iu":
         raise ValueError(
@@ -411,17 +391,94 @@ def _totals(n_relevant: Any, hits: np.ndarray) -> np.ndarray:
     return totals
 
 
+def _matrices(scores: ArrayLike, relevance: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Scores as float64 and relevance as given, both checked and of the same shape."""
+    score = _matrix(scores, "scores").astype(np.float64, copy=False)
+    grade = _matrix(relevance, "relevance")
+    if score.shape != grade.shape:
+        raise ValueError(
+            f"scores has shape {score.shape} but relevance has shape {grade.shape}; "
+            "they must match, one row per query and one column per candidate."
+        )
+    return score, grade
+
+
+def _matrix_order(
+    score: np.ndarray, grade: np.ndarray, ties: Ties, doc_ids: Sequence[str] | None
+) -> np.ndarray:
+    """Each row's candidate columns, best first, ties ordered as ``ties`` says."""
+    n_candidates = score.shape[1]
+    if doc_ids is None:
+        doc_ids = [str(column) for column in range(n_candidates)]
+    if len(doc_ids) != n_candidates:
+        raise ValueError(f"doc_ids has {len(doc_ids)} names for {n_candidates} candidates.")
+    if ties in ("input", "expected"):
+        return np.argsort(-score, axis=1, kind="stable")
+    if ties == "trec_eval":  # columns in docno-descending order, then a stable sort
+        by_doc = np.argsort(np.asarray(doc_ids, dtype=object))[::-1]
+        return by_doc[np.argsort(-score[:, by_doc], axis=1, kind="stable")]
+    doc_rank = np.argsort(np.argsort(np.asarray(doc_ids, dtype=object)))
+    docs = np.broadcast_to(-doc_rank, score.shape)
+    level = grade.astype(np.float64)
+    return np.lexsort((docs, -level if ties == "optimistic" else level, -score), axis=1)
+
+
+def _matrix_judgments(
+    grade: np.ndarray, threshold: int, n_relevant: ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """R of each row, and every judged (row, gain) for the ideal ranking.
+
+    Relevant documents outside the matrix (``n_relevant`` above the row's
+    relevant entries) enter the ideal ranking with gain 1 each.
+    """
+    hits = (grade >= threshold).sum(axis=1)
+    r = hits if n_relevant is None else _totals(n_relevant, hits)
+    judged_query, judged_column = np.nonzero(grade > 0)
+    judged_gain = grade[judged_query, judged_column].astype(float)
+    if n_relevant is not None:
+        extra = np.repeat(np.arange(grade.shape[0]), r - hits)
+        judged_query = np.concatenate([judged_query, extra])
+        judged_gain = np.concatenate([judged_gain, np.ones(extra.size)])
+    return r, judged_query, judged_gain
+
+
+def _matrix_entries(
+    ranked: np.ndarray,
+    r: np.ndarray,
+    judged_query: np.ndarray,
+    judged_gain: np.ndarray,
+    *,
+    every_row: bool,
+) -> RankedEntries:
+    """Entries of a matrix of grades in rank order: every cell, or only the positive ones."""
+    if every_row:
+        n_queries, n_candidates = ranked.shape
+        query = np.repeat(np.arange(n_queries), n_candidates)
+        return RankedEntries.from_sorted_rows(query, ranked.ravel(), r, judged_query, judged_gain)
+    rows, columns = np.nonzero(ranked > 0)
+    ideal_query, ideal_gain = ideal_ranking(judged_query, judged_gain)
+    return RankedEntries(
+        query=rows,
+        rank=columns + 1,
+        grade=ranked[rows, columns].astype(float),
+        n_queries=ranked.shape[0],
+        n_relevant=r,
+        ideal_query=ideal_query,
+        ideal_gain=ideal_gain,
+    )
+
+
 def evaluate_scores(
-    scores: Any,
-    relevance: Any,
+    scores: ArrayLike,
+    relevance: ArrayLike,
     measures: Sequence[str] = DEFAULT_MEASURES,
     *,
-    ties: str = "input",
+    ties: Ties = "input",
     no_relevant: NoRelevant = "zero",
     relevance_threshold: int = 1,
     doc_ids: Sequence[str] | None = None,
-    n_relevant: Any = None,
-    denominator: str = "relevant",
+    n_relevant: ArrayLike | None = None,
+    denominator: Denominator = "relevant",
 ) -> pd.DataFrame:
     """Evaluate a (queries x candidates) similarity matrix against a relevance matrix.
 
@@ -472,65 +529,20 @@ def evaluate_scores(
     """
     names = list(measures)
     parsed = [parse_measure(name) for name in names]
-    _check_options(ties, no_relevant, "ignore", relevance_threshold, denominator)
-    score = _matrix(scores, "scores").astype(np.float64, copy=False)
-    grade = _matrix(relevance, "relevance")
-    if score.shape != grade.shape:
-        raise ValueError(
-            f"scores has shape {score.shape} but relevance has shape {grade.shape}; "
-            "they must match, one row per query and one column per candidate."
-        )
+    options = _Options(ties, no_relevant, "ignore", relevance_threshold, denominator)
+    score, grade = _matrices(scores, relevance)
     n_queries, n_candidates = score.shape
-    if doc_ids is None:
-        doc_ids = [str(column) for column in range(n_candidates)]
-    if len(doc_ids) != n_candidates:
-        raise ValueError(f"doc_ids has {len(doc_ids)} names for {n_candidates} candidates.")
-    if ties in ("input", "expected"):
-        order = np.argsort(-score, axis=1, kind="stable")
-    elif ties == "trec_eval":  # columns in docno-descending order, then a stable sort
-        by_doc = np.argsort(np.asarray(doc_ids, dtype=object))[::-1]
-        order = by_doc[np.argsort(-score[:, by_doc], axis=1, kind="stable")]
-    else:
-        doc_rank = np.argsort(np.argsort(np.asarray(doc_ids, dtype=object)))
-        docs = np.broadcast_to(-doc_rank, score.shape)
-        level = grade.astype(np.float64)
-        order = np.lexsort((docs, -level if ties == "optimistic" else level, -score), axis=1)
+    order = _matrix_order(score, grade, options.ties, doc_ids)
     ranked = np.take_along_axis(grade, order, axis=1)
-    rows, columns = np.nonzero(ranked > 0)
-    hits = (grade >= relevance_threshold).sum(axis=1)
-    r = hits if n_relevant is None else _totals(n_relevant, hits)
-    ideal_query, ideal_column = np.nonzero(grade > 0)
-    ideal_gain = grade[ideal_query, ideal_column].astype(float)
-    if n_relevant is not None:  # relevant documents outside the matrix: gain 1 each
-        extra = np.repeat(np.arange(n_queries), r - hits)
-        ideal_query = np.concatenate([ideal_query, extra])
-        ideal_gain = np.concatenate([ideal_gain, np.ones(extra.size)])
-    ideal_order = np.lexsort([-ideal_gain, ideal_query])
-    ideal = (ideal_query[ideal_order], ideal_gain[ideal_order])
-    if ties == "expected":
-        result = expected_scores(
-            np.repeat(np.arange(n_queries), n_candidates),
-            np.take_along_axis(score, order, axis=1).ravel(),
-            ranked.ravel().astype(float),
-            n_queries,
-            r,
-            *ideal,
-            parsed,
-            relevance_threshold,
-        )
-    else:
-        result = _kernel(
-            rows,
-            columns + 1,
-            ranked[rows, columns].astype(float),
-            n_queries,
-            r,
-            *ideal,
-            parsed,
-            relevance_threshold,
-            denominator,
-        )
+    r, judged_query, judged_gain = _matrix_judgments(grade, options.threshold, n_relevant)
+    expected = options.ties == "expected"
+    entries = _matrix_entries(ranked, r, judged_query, judged_gain, every_row=expected)
+    result = (
+        options.expected(entries, np.take_along_axis(score, order, axis=1).ravel(), parsed)
+        if expected
+        else options.batch(entries, parsed)
+    )
     table = _frame(
         pd.RangeIndex(n_queries, name="query"), result, r, np.full(n_queries, n_candidates), names
     )
-    return _conventions(table, parsed, no_relevant)
+    return _conventions(table, parsed, options.no_relevant)

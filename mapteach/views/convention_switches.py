@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import pandas as pd
 
+from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
 from mapteach.runs.evaluate import evaluate
 from mapteach.runs.trec import as_qrels, as_run
 
@@ -28,13 +31,18 @@ class ConventionSwitches:
     0.5833333333333333
     """
 
-    OPTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "ties": ("trec_eval", "input", "optimistic", "pessimistic", "expected"),
-        "denominator": ("relevant", "retrieved"),
-        "no_relevant": ("zero", "skip", "one"),
-        "missing": ("ignore", "zero"),
-        "cutoff": ("none", "3", "5", "10"),
-    }
+    #: Each drop-down's choices, read-only, taken from the option vocabularies. The
+    #: denominator offers R against the hits retrieved, the contrast article 003 draws;
+    #: an empty query offers no "error", which a drop-down could only show as a traceback.
+    OPTIONS: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {
+            "ties": TIES,
+            "denominator": tuple(d for d in DENOMINATORS if d in ("relevant", "retrieved")),
+            "no_relevant": tuple(choice for choice in NO_RELEVANT if choice != "error"),
+            "missing": MISSING,
+            "cutoff": ("none", "3", "5", "10"),
+        }
+    )
 
     def __init__(self, qrels: Any, run: Any) -> None:
         import ipywidgets

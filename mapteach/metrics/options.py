@@ -1,0 +1,76 @@
+"""The option vocabularies of the measures and of ``evaluate``, each defined once.
+
+Every convention switch is a ``Literal`` type, for type checkers and readers, and a
+tuple of its values derived from that type, for argparse, drop-downs and checks at
+run time, so the two cannot drift apart.
+
+Examples
+--------
+>>> from mapteach.metrics.options import NO_RELEVANT, TIES
+>>> TIES
+('trec_eval', 'input', 'optimistic', 'pessimistic', 'expected')
+>>> NO_RELEVANT
+('zero', 'skip', 'one', 'error')
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+__all__ = [
+    "DENOMINATORS",
+    "ELEVEN_POINT",
+    "GAINS",
+    "MISSING",
+    "NO_RELEVANT",
+    "TIES",
+    "Denominator",
+    "ElevenPoint",
+    "Gain",
+    "Missing",
+    "NoRelevant",
+    "Ties",
+]
+
+#: How tied scores are ordered. ``"trec_eval"``: document id descending, as
+#: strings. ``"input"``: the order of the input (a stable sort). ``"optimistic"``
+#: and ``"pessimistic"``: higher (lower) grades first within a tie. ``"expected"``:
+#: the mean over every order of each tied group (McSherry and Najork 2008), exact.
+Ties = Literal["trec_eval", "input", "optimistic", "pessimistic", "expected"]
+TIES: tuple[Ties, ...] = get_args(Ties)
+
+#: What a query with no relevant document (R = 0) contributes to MAP.
+#: ``"zero"``: AP = 0 (trec_eval). ``"skip"``: left out of the mean (article 003,
+#: torchmetrics ``empty_target_action="skip"``). ``"one"``: AP = 1 (ml_metrics
+#: ``mapk``). ``"error"``: raise, so that nobody has to decide silently.
+NoRelevant = Literal["zero", "skip", "one", "error"]
+NO_RELEVANT: tuple[NoRelevant, ...] = get_args(NoRelevant)
+
+#: What happens to a query judged in the qrels but absent from the run:
+#: ``"ignore"`` (trec_eval's default) or ``"zero"`` (trec_eval ``-c``, ir_measures).
+Missing = Literal["ignore", "zero"]
+MISSING: tuple[Missing, ...] = get_args(Missing)
+
+#: What AP divides by. ``"relevant"``: R, all relevant documents of the query
+#: (trec_eval, ir_measures, ranx). ``"min_relevant_k"``: min(R, k), Kaggle's
+#: ``apk``. ``"retrieved"``: the relevant documents within the ranks that count
+#: (the whole list, or the top k): sklearn, torchmetrics ``top_k``, article 001.
+Denominator = Literal["relevant", "min_relevant_k", "retrieved"]
+DENOMINATORS: tuple[Denominator, ...] = get_args(Denominator)
+
+#: How many relevant documents reach recall level L (0.0, 0.1, ..., 1.0) in the
+#: 11-point interpolated average, for a query with R relevant documents.
+#: ``"iir"``: recall >= L exactly, ceil(L x R) (Manning et al., IIR ch. 8).
+#: ``"trec_eval_9"``: ``(long)(L * R + 0.9)`` in doubles (trec_eval 9.x, pytrec_eval):
+#: the same count except where the doubles fall short, as 0.7 x 3 + 0.9 =
+#: 2.9999999999999996, which asks for 2 where IIR asks for 3.
+#: ``"trec_eval_10"``: ``lround(L * R)``, the nearest count (trec_eval 10), in doubles
+#: too: 0.7 x 45 = 31.499999999999996 rounds to 31.
+ElevenPoint = Literal["iir", "trec_eval_9", "trec_eval_10"]
+ELEVEN_POINT: tuple[ElevenPoint, ...] = get_args(ElevenPoint)
+
+#: The gain of a graded judgment in nDCG. ``"linear"``: the grade itself
+#: (trec_eval's ``ndcg``). ``"exponential"``: 2^grade - 1 (Burges et al. 2005),
+#: which weighs the top grades more.
+Gain = Literal["linear", "exponential"]
+GAINS: tuple[Gain, ...] = get_args(Gain)
