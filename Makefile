@@ -50,8 +50,15 @@ test: lint
 
 notebooks: $(VENV)/.lab-installed
 	@echo ">> executing every notebook in place"
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.store_widget_state=False notebooks/*.ipynb
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace $(NBEXEC) notebooks/*.ipynb
+
+# Execute without storing widget state, and drop any stored before, so nbconvert's HTML and
+# readers without a kernel show each widget's static fallback.
+NBEXEC := --ExecutePreprocessor.store_widget_state=False \
+	--ClearMetadataPreprocessor.enabled=True \
+	--ClearMetadataPreprocessor.clear_cell_metadata=False \
+	--ClearMetadataPreprocessor.preserve_nb_metadata_mask=kernelspec \
+	--ClearMetadataPreprocessor.preserve_nb_metadata_mask=language_info
 
 clean:
 	rm -rf $(VENV) .hypothesis .pytest_cache

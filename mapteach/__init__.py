@@ -24,6 +24,10 @@ from typing import TYPE_CHECKING, Any
 #: Each re-exported name and the module that defines it.
 _EXPORTS: dict[str, str] = {
     "average_precision": "mapteach.metrics",
+    "bpref": "mapteach.metrics",
+    "geometric_mean": "mapteach.metrics",
+    "judged_at_k": "mapteach.metrics",
+    "r_precision": "mapteach.metrics",
     "hit_at_k": "mapteach.metrics",
     "mean_average_precision": "mapteach.metrics",
     "mean_reciprocal_rank": "mapteach.metrics",
@@ -38,6 +42,7 @@ _EXPORTS: dict[str, str] = {
     "read_run": "mapteach.runs.trec",
     "evaluate": "mapteach.runs.evaluate",
     "evaluate_scores": "mapteach.runs.evaluate",
+    "summarize": "mapteach.runs.evaluate",
     "compare_runs": "mapteach.runs.compare",
     "EXAMPLES": "mapteach.teaching.examples",
     "examples_table": "mapteach.teaching.examples",
@@ -56,6 +61,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "EXAMPLES",
     "average_precision",
+    "bpref",
     "compare_runs",
     "eleven_point_average_precision",
     "eleven_point_precisions",
@@ -65,20 +71,24 @@ __all__ = [
     "explain_ap",
     "explain_ndcg",
     "explain_rr",
+    "geometric_mean",
     "get_example",
     "hit_at_k",
+    "judged_at_k",
     "mean_average_precision",
     "mean_reciprocal_rank",
     "ndcg_at_k",
     "parse_measure",
     "pr_curve",
     "precision_at_k",
+    "r_precision",
     "read_qrels",
     "read_run",
     "recall_at_k",
     "reciprocal_rank",
     "score_table",
     "show_trace",
+    "summarize",
     "trace_ap",
     "trace_ndcg",
     "trace_rr",
@@ -88,18 +98,22 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from mapteach.metrics import (
         average_precision,
+        bpref,
+        geometric_mean,
         hit_at_k,
+        judged_at_k,
         mean_average_precision,
         mean_reciprocal_rank,
         ndcg_at_k,
         precision_at_k,
+        r_precision,
         recall_at_k,
         reciprocal_rank,
     )
     from mapteach.metrics.curves import eleven_point_average_precision, eleven_point_precisions
     from mapteach.metrics.names import parse_measure
     from mapteach.runs.compare import compare_runs
-    from mapteach.runs.evaluate import evaluate, evaluate_scores
+    from mapteach.runs.evaluate import evaluate, evaluate_scores, summarize
     from mapteach.runs.trec import read_qrels, read_run
     from mapteach.teaching.examples import EXAMPLES, examples_table, get_example
     from mapteach.teaching.pr_curve import pr_curve

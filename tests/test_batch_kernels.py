@@ -9,23 +9,35 @@ from hypothesis import strategies as st
 
 from mapteach.metrics import (
     average_precision,
+    bpref,
     hit_at_k,
+    judged_at_k,
     ndcg_at_k,
+    num_relevant,
+    num_relevant_retrieved,
+    num_retrieved,
     precision_at_k,
+    r_precision,
     recall_at_k,
     reciprocal_rank,
 )
 from mapteach.metrics.batch import (
     RankedEntries,
     batch_average_precision,
+    batch_bpref,
     batch_hit,
+    batch_judged,
     batch_ndcg,
+    batch_num_relevant,
+    batch_num_relevant_retrieved,
+    batch_num_retrieved,
     batch_precision,
+    batch_r_precision,
     batch_recall,
     batch_reciprocal_rank,
     batch_scores,
 )
-from mapteach.metrics.names import Measure, parse_measure
+from mapteach.metrics.names import FAMILIES, Measure, parse_measure
 from mapteach.metrics.options import DENOMINATORS
 from mapteach.metrics.ties import expected_scores
 
@@ -46,13 +58,56 @@ def runs(draw):
     return threshold, lists, unretrieved
 
 
-def entries_of(threshold, lists, unretrieved, *, positive=False):
-    """The run as RankedEntries, and each query's 0/1 labels and R as the scalars see them."""
+@st.composite
+def judged_runs(draw):
+    """Up to 8 queries for Bpref and Judged@k: grades from -1 (judged, but trec_eval's
+    "ignore") to 3, whether each grade-0 document was judged, and relevant and judged
+    non-relevant documents the run never retrieved."""
+    threshold = draw(st.integers(1, 2))
+    lists = draw(
+        st.lists(
+            st.lists(st.sampled_from([-1, 0, 0, 0, 1, 2, 3]), max_size=30), min_size=1, max_size=8
+        )
+    )
+    judged = [[g != 0 or draw(st.booleans()) for g in grades] for grades in lists]
+    unretrieved = [draw(st.integers(0, 3)) for _ in lists]
+    unretrieved_nonrelevant = [draw(st.integers(0, 3)) for _ in lists]
+    return threshold, lists, judged, unretrieved, unretrieved_nonrelevant
+
+
+def entries_of(threshold, lists, unretrieved, *, sparse=False, judged=None):
+    """The run as RankedEntries, and each query's 0/1 labels and R as the scalars see them.
+
+    With ``judged`` (one flag per grade) the entries carry it, and every judged grade
+    below the threshold is one of the query's N."""
     labels = [[int(g >= threshold) for g in grades] for grades in lists]
     r = [sum(y) + len(extra) for y, extra in zip(labels, unretrieved, strict=True)]
     ideal = [grades + extra for grades, extra in zip(lists, unretrieved, strict=True)]
-    entries = RankedEntries.from_lists(lists, n_relevant=r, ideal=ideal)
-    return (entries.positive() if positive else entries), labels, r
+    entries = RankedEntries.from_lists(
+        lists, n_relevant=r, ideal=ideal, judged=judged, threshold=threshold
+    )
+    return (entries.sparse() if sparse else entries), labels, r
+
+
+def judged_entries_of(run, *, sparse=False):
+    """RankedEntries of a ``judged_runs`` draw, with the scalars' view of each query:
+    labels, R, the flags Bpref reads (judged, grade >= 0), the flags Judged reads (any
+    judgment) and N."""
+    threshold, lists, judged, unretrieved, unretrieved_nonrelevant = run
+    labels = [[int(g >= threshold) for g in grades] for grades in lists]
+    r = [sum(y) + extra for y, extra in zip(labels, unretrieved, strict=True)]
+    bpref_judged = [
+        [j and g >= 0 for g, j in zip(grades, flags, strict=True)]
+        for grades, flags in zip(lists, judged, strict=True)
+    ]
+    n = [
+        sum(j and 0 <= g < threshold for g, j in zip(grades, flags, strict=True)) + extra
+        for grades, flags, extra in zip(lists, judged, unretrieved_nonrelevant, strict=True)
+    ]
+    entries = RankedEntries.from_lists(
+        lists, n_relevant=r, judged=judged, n_nonrelevant=n, threshold=threshold
+    )
+    return (entries.sparse() if sparse else entries), labels, r, bpref_judged, judged, n
 
 
 def assert_bit_identical(batch, scalar):
@@ -61,9 +116,9 @@ def assert_bit_identical(batch, scalar):
 
 
 @given(runs(), st.none() | k_st, st.sampled_from(DENOMINATORS), st.booleans())
-def test_average_precision(run, k, denominator, positive):
+def test_average_precision(run, k, denominator, sparse):
     threshold, lists, unretrieved = run
-    entries, labels, r = entries_of(threshold, lists, unretrieved, positive=positive)
+    entries, labels, r = entries_of(threshold, lists, unretrieved, sparse=sparse)
     batch = batch_average_precision(entries, k=k, threshold=threshold, denominator=denominator)
     scalar = [
         average_precision(y, n_relevant=total, k=k, denominator=denominator)
@@ -73,9 +128,9 @@ def test_average_precision(run, k, denominator, positive):
 
 
 @given(runs(), k_st, st.booleans())
-def test_precision_recall_and_hit(run, k, positive):
+def test_precision_recall_and_hit(run, k, sparse):
     threshold, lists, unretrieved = run
-    entries, labels, r = entries_of(threshold, lists, unretrieved, positive=positive)
+    entries, labels, r = entries_of(threshold, lists, unretrieved, sparse=sparse)
     assert_bit_identical(
         batch_precision(entries, k, threshold=threshold), [precision_at_k(y, k) for y in labels]
     )
@@ -89,9 +144,9 @@ def test_precision_recall_and_hit(run, k, positive):
 
 
 @given(runs(), st.none() | k_st, st.booleans())
-def test_reciprocal_rank(run, k, positive):
+def test_reciprocal_rank(run, k, sparse):
     threshold, lists, unretrieved = run
-    entries, labels, _ = entries_of(threshold, lists, unretrieved, positive=positive)
+    entries, labels, _ = entries_of(threshold, lists, unretrieved, sparse=sparse)
     assert_bit_identical(
         batch_reciprocal_rank(entries, k=k, threshold=threshold),
         [reciprocal_rank(y, k=k) for y in labels],
@@ -99,9 +154,9 @@ def test_reciprocal_rank(run, k, positive):
 
 
 @given(runs(), st.none() | k_st, st.booleans())
-def test_ndcg_with_graded_judgments(run, k, positive):
+def test_ndcg_with_graded_judgments(run, k, sparse):
     threshold, lists, unretrieved = run
-    entries, _, _ = entries_of(threshold, lists, unretrieved, positive=positive)
+    entries, _, _ = entries_of(threshold, lists, unretrieved, sparse=sparse)
     scalar = []
     for grades, extra in zip(lists, unretrieved, strict=True):
         ideal = grades + extra
@@ -109,12 +164,57 @@ def test_ndcg_with_graded_judgments(run, k, positive):
     assert_bit_identical(batch_ndcg(entries, k=k), scalar)
 
 
-@given(runs(), st.sampled_from(["AP", "AP@5", "P@3", "R@10", "RR", "RR@2", "nDCG", "Success@2"]))
+@given(runs(), st.booleans())
+def test_r_precision_and_counts(run, sparse):
+    threshold, lists, unretrieved = run
+    entries, labels, r = entries_of(threshold, lists, unretrieved, sparse=sparse)
+    assert_bit_identical(
+        batch_r_precision(entries, threshold=threshold),
+        [r_precision(y, n_relevant=total) for y, total in zip(labels, r, strict=True)],
+    )
+    assert_bit_identical(batch_num_retrieved(entries), [num_retrieved(y) for y in labels])
+    assert_bit_identical(
+        batch_num_relevant(entries),
+        [num_relevant(y, n_relevant=total) for y, total in zip(labels, r, strict=True)],
+    )
+    assert_bit_identical(
+        batch_num_relevant_retrieved(entries, threshold=threshold),
+        [num_relevant_retrieved(y) for y in labels],
+    )
+
+
+@given(judged_runs(), st.booleans())
+def test_bpref_with_unjudged_and_negative_grades(run, sparse):
+    threshold = run[0]
+    entries, labels, r, bpref_judged, _, n = judged_entries_of(run, sparse=sparse)
+    scalar = [
+        bpref(y, judged=flags, n_relevant=total, n_nonrelevant=nonrelevant)
+        for y, flags, total, nonrelevant in zip(labels, bpref_judged, r, n, strict=True)
+    ]
+    assert_bit_identical(batch_bpref(entries, threshold=threshold), scalar)
+
+
+@given(judged_runs(), st.none() | k_st, st.booleans())
+def test_judged(run, k, sparse):
+    entries, _, _, _, judged, _ = judged_entries_of(run, sparse=sparse)
+    assert_bit_identical(batch_judged(entries, k=k), [judged_at_k(f, k) for f in judged])
+
+
+NAMES = [name if family.cutoff != "required" else f"{name}@3" for name, family in FAMILIES.items()]
+NAMES += ["AP@5", "P@1", "R@10", "RR@2", "nDCG@4", "Success@10", "Judged@2", "GMAP@3"]
+
+
+@given(runs(), st.sampled_from(NAMES))
 def test_batch_scores_equal_measure_score_on_binary_labels(run, name):
     threshold, lists, unretrieved = run
     labels = [[int(g >= threshold) for g in grades] for grades in lists]
     r = [sum(y) + len(extra) for y, extra in zip(labels, unretrieved, strict=True)]
-    entries = RankedEntries.from_lists(labels, n_relevant=r, ideal=[[1] * total for total in r])
+    entries = RankedEntries.from_lists(
+        labels,
+        n_relevant=r,
+        ideal=[[1] * total for total in r],
+        judged=[[1] * len(y) for y in labels],  # labels are judgments: every rank is judged
+    )
     measure = parse_measure(name)
     assert_bit_identical(
         batch_scores(entries, [measure])[name],
@@ -122,11 +222,19 @@ def test_batch_scores_equal_measure_score_on_binary_labels(run, name):
     )
 
 
-@given(runs(), st.sampled_from(["relevant", "min_relevant_k"]))
-def test_without_ties_the_expectation_is_the_plain_value(run, denominator):
+def test_every_family_has_a_batch_kernel():
+    entries = RankedEntries.from_lists([[1, 0]], judged=[[1, 1]])
+    measures = [parse_measure(name) for name in NAMES]
+    assert list(batch_scores(entries, measures)) == [m.name for m in measures]
+
+
+@given(runs(), st.sampled_from(["relevant", "min_relevant_k"]), st.data())
+def test_without_ties_the_expectation_is_the_plain_value(run, denominator, data):
     threshold, lists, unretrieved = run
-    entries, _, _ = entries_of(threshold, lists, unretrieved)
-    names = ("AP", "AP@3", "P@2", "R@4", "RR", "RR@2", "nDCG@5", "Success@3")
+    judged = [[g > 0 or data.draw(st.booleans()) for g in grades] for grades in lists]
+    entries, _, _ = entries_of(threshold, lists, unretrieved, judged=judged)
+    names = ("AP", "AP@3", "P@2", "R@4", "RR", "RR@2", "nDCG@5", "Success@3", "Rprec", "Judged")
+    names += ("Judged@3", "NumRet", "NumRel", "NumRelRet", "GMAP")
     measures = [parse_measure(name) for name in names]
     distinct = -entries.rank.astype(float)  # every score different: nothing is tied
     expected = expected_scores(
@@ -135,6 +243,22 @@ def test_without_ties_the_expectation_is_the_plain_value(run, denominator):
     plain = batch_scores(entries, measures, threshold=threshold, denominator=denominator)
     for measure in measures:
         assert_bit_identical(expected[measure.name], plain[measure.name])
+
+
+def test_tied_r_precision_and_judged_expectations_by_hand():
+    # ranks 1-4 tied: 2 relevant of 4, R = 2, so E[hits in the top 2] = 2 * 2/4 = 1
+    entries = RankedEntries.from_lists([[1, 1, 0, 0]], judged=[[1, 1, 1, 0]])
+    names = [parse_measure(name) for name in ("Rprec", "Judged@2", "Judged")]
+    expected = expected_scores(entries, np.ones(4), names)
+    assert expected["Rprec"].tolist() == [0.5]
+    assert expected["Judged@2"].tolist() == [0.75]  # each rank judged with chance 3/4
+    assert expected["Judged"].tolist() == [0.75]
+
+
+def test_bpref_has_no_tie_aware_expectation():
+    entries = RankedEntries.from_lists([[1, 0]], judged=[[1, 1]])
+    with pytest.raises(ValueError, match=r"Bpref has no tie-aware expectation"):
+        expected_scores(entries, np.ones(2), [parse_measure("Bpref")])
 
 
 # --- hand cases ----------------------------------------------------------------------
@@ -178,3 +302,26 @@ def test_long_graded_lists_sum_in_rank_order():
 def test_a_required_cutoff_is_enforced(family):
     with pytest.raises(TypeError, match=r"k must be a positive integer"):
         batch_scores(RankedEntries.from_lists([[1]]), [Measure(family)])
+
+
+def test_bpref_by_hand():
+    # trec_eval: relevant at 1, 3, 5; judged non-relevant at 2 and 4; unjudged at 6; R = 3, N = 2
+    entries = RankedEntries.from_lists([[1, 0, 1, 0, 1, 0]], judged=[[1, 1, 1, 1, 1, 0]])
+    assert batch_bpref(entries).tolist() == [(1 + (1 - 1 / 2) + (1 - 2 / 2)) / 3]
+    # N = 0: nothing judged non-relevant, so every relevant document retrieved scores 1
+    none_judged = RankedEntries.from_lists([[0, 1, 0]], judged=[[0, 1, 0]], n_relevant=[2])
+    assert batch_bpref(none_judged).tolist() == [1 / 2]
+    # min(N, R) caps the penalty: 5 non-relevant above, N = 9, R = 1 -> 1 - min(5, 1) / 1
+    capped = RankedEntries.from_lists([[0, 0, 0, 0, 0, 1]], judged=[[1] * 6], n_nonrelevant=[9])
+    assert batch_bpref(capped).tolist() == [0.0]
+
+
+@pytest.mark.parametrize("family", ["Bpref", "Judged"])
+def test_bpref_and_judged_need_judged_entries(family):
+    with pytest.raises(ValueError, match=rf"{family} needs to know which entries are judged"):
+        batch_scores(RankedEntries.from_lists([[1, 0]]), [Measure(family)])
+
+
+def test_judged_and_n_nonrelevant_go_together():
+    with pytest.raises(ValueError, match=r"judged and n_nonrelevant go together"):
+        RankedEntries.from_sorted_rows(np.array([0]), [1], [1], [0], [1], judged=np.ones(1, bool))

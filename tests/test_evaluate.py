@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from mapteach import average_precision, ndcg_at_k
-from mapteach.runs.evaluate import evaluate, evaluate_scores
+from mapteach.runs.evaluate import evaluate, evaluate_scores, summarize
 from mapteach.runs.trec import as_qrels, as_run, read_qrels, read_run, write_trec
 
 # A golden pair: q1 is article 003's query B (R = 3, one relevant never retrieved),
@@ -310,3 +310,261 @@ def test_evaluate_scores_with_relevant_documents_outside_the_matrix():
         evaluate_scores(scores, relevance, n_relevant=np.zeros(30, int))
     with pytest.raises(ValueError, match=r"one whole number per query \(30\)"):
         evaluate_scores(scores, relevance, n_relevant=[1, 2])
+
+
+# --- measures by their trec_eval names, -M and -J ----------------------------------------
+
+
+def test_columns_keep_the_names_as_passed_and_a_string_is_one_measure():
+    names = ["map", "P.2", "recip_rank"]
+    table = evaluate(io.StringIO(QRELS), io.StringIO(RUN), names, no_relevant="one")
+    assert table.columns.tolist() == ["map", "P.2", "recip_rank", "R", "retrieved"]
+    assert table.loc["q1", "map"] == pytest.approx((1 / 1 + 2 / 3) / 3)
+    assert table.loc["q3", "map"] == 1.0  # no_relevant="one" reaches an AP column named map
+    assert table.loc["q3", "recip_rank"] == 0.0
+    single = evaluate(io.StringIO(QRELS), io.StringIO(RUN), "AP")
+    assert single.columns.tolist() == ["AP", "R", "retrieved"]
+
+
+@pytest.mark.parametrize(
+    ("measures", "fragment"),
+    [
+        (["AP", "map"], r"measures 'AP' and 'map' both name AP; give each measure once"),
+        (["P@10", "P_10"], r"measures 'P@10' and 'P_10' both name P@10"),
+        (["nDCG", "nDCG"], r"measures 'nDCG' and 'nDCG' both name nDCG"),
+    ],
+)
+def test_a_measure_named_twice_is_an_error(measures, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        evaluate(io.StringIO(QRELS), io.StringIO(RUN), measures)
+    with pytest.raises(ValueError, match=fragment):
+        evaluate_scores(np.ones((1, 2)), np.ones((1, 2)), measures)
+
+
+def test_new_measures_by_hand():
+    names = ["Rprec", "Bpref", "Judged@2", "Judged", "NumRet", "NumRel", "NumRelRet", "GMAP"]
+    table = evaluate(io.StringIO(QRELS), io.StringIO(RUN), names)
+    q1 = table.loc["q1"]  # a(rel) b(non-rel) c(rel) e(unjudged); R = 3, N = 1
+    assert q1["Rprec"] == 2 / 3
+    assert q1["Bpref"] == (1 + (1 - 1 / 1)) / 3  # c has b, the only judged non-relevant, above
+    assert q1["Judged@2"] == 1.0 and q1["Judged"] == 3 / 4
+    assert (q1["NumRet"], q1["NumRel"], q1["NumRelRet"]) == (4, 3, 2)
+    assert q1["GMAP"] == pytest.approx((1 + 2 / 3) / 3)  # AP per query; gm over queries
+    assert table.loc["q2", "Bpref"] == 1.0  # d9 ranks above d10 (docno descending)
+    assert summarize(table)["GMAP"] == pytest.approx(
+        np.exp(np.log([(1 + 2 / 3) / 3, 1.0, 1e-5]).mean())
+    )
+    assert summarize(table)["NumRet"] == 7
+
+
+def test_max_results_and_judged_only_by_hand():
+    cut = evaluate(io.StringIO(QRELS), io.StringIO(RUN), ["AP", "NumRet"], max_results=2)
+    assert cut["retrieved"].tolist() == [2, 2, 1]
+    assert cut.loc["q1", "AP"] == pytest.approx(1 / 3)  # a, b kept: c is cut
+    judged = evaluate(io.StringIO(QRELS), io.StringIO(RUN), ["AP", "P@3"], judged_only=True)
+    assert judged["retrieved"].tolist() == [3, 2, 1]  # e is unjudged
+    both = evaluate(io.StringIO(QRELS), io.StringIO(RUN), ["AP"], max_results=3, judged_only=True)
+    assert both.loc["q1", "retrieved"] == 3  # -M first: a b c, then -J drops nothing
+
+
+def test_judged_only_drops_negative_grades_as_the_judging_module_does():
+    from mapteach.teaching.judging import judged_only_ap
+
+    qrels = {"q": {"a": -1, "b": 1, "c": 0, "d": 1}}
+    run = {"q": {"u": 4.0, "a": 3.0, "c": 2.0, "b": 1.0}}
+    table = evaluate(qrels, run, ["AP"], judged_only=True)
+    assert table.loc["q", "AP"] == judged_only_ap(["u", "a", "c", "b"], qrels["q"])
+    assert table.loc["q", "retrieved"] == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "fragment"),
+    [
+        ({"max_results": 0}, ValueError, r"max_results must be >= 1; got 0"),
+        ({"max_results": 2.5}, TypeError, r"max_results must be a whole number .* got 2.5"),
+        ({"max_results": True}, TypeError, r"max_results must be a whole number"),
+        ({"judged_only": "yes"}, TypeError, r"judged_only must be True or False; got 'yes'"),
+        (
+            {"max_results": 5, "ties": "expected"},
+            ValueError,
+            r"max_results cuts each ranking .* ties='expected'",
+        ),
+        ({"ties": "expected", "measures": ["Bpref"]}, ValueError, r"Bpref has no tie-aware"),
+    ],
+)
+def test_bad_cut_options(options, error, fragment):
+    measures = options.pop("measures", ["AP"])
+    with pytest.raises(error, match=fragment):
+        evaluate(io.StringIO(QRELS), io.StringIO(RUN), measures, **options)
+
+
+def test_summarize():
+    table = evaluate(io.StringIO(QRELS), io.StringIO(RUN), ["AP", "P@2", "NumRelRet"])
+    assert summarize(table).to_dict() == {
+        "AP": table["AP"].mean(),
+        "P@2": table["P@2"].mean(),
+        "NumRelRet": 3.0,
+    }
+    assert summarize(table, ["AP"], aggregate="gm")["AP"] == pytest.approx(
+        np.exp(np.log(np.maximum(table["AP"], 1e-5)).mean())
+    )
+    with pytest.raises(ValueError, match=r"the table has no column 'RR'"):
+        summarize(table, "RR")
+    with pytest.raises(ValueError, match=r"aggregate must be one of 'mean', 'gm'"):
+        summarize(table, aggregate="median")
+
+
+# --- evaluate_scores: every measure, and input checked cell by cell ----------------------
+
+
+def test_evaluate_scores_new_measures_match_evaluate_with_negative_grades():
+    rng = np.random.default_rng(12)
+    scores = rng.permutation(40 * 20).reshape(40, 20) / 8  # distinct: no tie conventions
+    grades = rng.choice([-1, 0, 0, 0, 1, 2], (40, 20))
+    names = ["AP", "Rprec", "Bpref", "Judged@5", "NumRet", "NumRel", "NumRelRet", "nDCG@5"]
+    matrix = evaluate_scores(scores, grades, names, query_ids=[f"q{i:02d}" for i in range(40)])
+    qrels = {f"q{i:02d}": {str(j): int(grades[i, j]) for j in range(20)} for i in range(40)}
+    run = {f"q{i:02d}": {str(j): scores[i, j] for j in range(20)} for i in range(40)}
+    pd.testing.assert_frame_equal(
+        matrix.rename_axis("query_id"), evaluate(qrels, run, names), check_dtype=False
+    )
+    assert (matrix["Judged@5"] == 1.0).all()  # every candidate is judged
+
+
+ROWS = ["qa", "qb"]
+DOCS = ["da", "db", "dc"]
+
+
+@pytest.mark.parametrize(
+    ("scores", "relevance", "ids", "error", "fragment"),
+    [
+        (
+            np.ones((2, 3)),
+            [[1, 0, 0.5], [1, 0, 0]],
+            {},
+            ValueError,
+            r"relevance\[0, 2\] is 0.5 \(query 0, document 2\), which is not a whole number",
+        ),
+        (
+            np.ones((2, 3)),
+            [[1, 0, 0], [np.nan, 0, 0]],
+            {"query_ids": ROWS, "doc_ids": DOCS},
+            ValueError,
+            r"relevance\[1, 0\] is nan \(query 'qb', document 'da'\), which is not finite",
+        ),
+        (
+            np.ones((2, 3)),
+            [[1, 0, 0], [0, 1e20, 0]],
+            {},
+            ValueError,
+            r"relevance\[1, 1\] is 1e\+20 .* outside the int64 range",
+        ),
+        (
+            np.ones((2, 3)),
+            np.array([[1, 0, 0], [0, 0, 2**63]], dtype=np.uint64),
+            {},
+            ValueError,
+            r"relevance\[1, 2\] is 9223372036854775808 .* outside the int64 range",
+        ),
+        (
+            np.ones((2, 3)),
+            [[1, 0, 0], [0, 0, 10**30]],
+            {},
+            ValueError,
+            r"relevance\[1, 2\] is 1000.* outside the int64 range",
+        ),
+        (
+            np.ones((2, 3)),
+            [[1, 0, 0], [0, None, 0]],
+            {},
+            TypeError,
+            r"relevance\[1, 1\] is None .*; relevance must hold numbers",
+        ),
+        (
+            [[1.0, np.inf, 0.0], [0.0, 0.0, 0.0]],
+            np.ones((2, 3)),
+            {"doc_ids": DOCS},
+            ValueError,
+            r"scores\[0, 1\] is inf \(query 0, document 'db'\); .* this one is not finite",
+        ),
+        (
+            np.array([[1.0, 0.0, 0.0], [0.0, np.longdouble("1e400"), 0.0]], dtype=np.longdouble),
+            np.ones((2, 3)),
+            {},
+            ValueError,
+            r"scores\[1, 1\] is 1e\+400 .* this one overflows a 64-bit float",
+        ),
+        (
+            [[1.0, 0.0, 10**400], [0.0, 0.0, 0.0]],
+            np.ones((2, 3)),
+            {},
+            ValueError,
+            r"scores\[0, 2\] is 1000.* overflows a 64-bit float",
+        ),
+        (
+            np.ones((2, 3)),
+            np.ones((2, 3)),
+            {"doc_ids": ["d1", "d2", "d1"]},
+            ValueError,
+            r"doc_ids\[2\] repeats 'd1' from doc_ids\[0\]; each candidate needs its own id",
+        ),
+        (
+            np.ones((2, 3)),
+            np.ones((2, 3)),
+            {"doc_ids": ["d1", "d2"]},
+            ValueError,
+            r"doc_ids has 2 ids but the matrices have 3 columns; give one id per candidate",
+        ),
+        (
+            np.ones((2, 3)),
+            np.ones((2, 3)),
+            {"query_ids": ["qa", None]},
+            ValueError,
+            r"query_ids\[1\] is missing \(None\); every query needs an id",
+        ),
+        (
+            np.ones((2, 3)),
+            np.ones((2, 3)),
+            {"query_ids": ["qa", float("nan")]},
+            ValueError,
+            r"query_ids\[1\] is missing \(nan\)",
+        ),
+        (
+            np.ones((2, 3)),
+            np.ones((2, 3)),
+            {"query_ids": ["qa"]},
+            ValueError,
+            r"query_ids has 1 ids but the matrices have 2 rows",
+        ),
+        (
+            np.ones((2, 3)),
+            np.ones((2, 3)),
+            {"query_ids": ["qa", "qa"]},
+            ValueError,
+            r"query_ids\[1\] repeats 'qa' from query_ids\[0\]",
+        ),
+        (
+            np.ones((2, 3)),
+            np.ones((2, 3)),
+            {"query_ids": ["qa", 1.5]},
+            TypeError,
+            r"query_ids\[1\] is 1.5 \(float\); ids must be strings or integers",
+        ),
+        (np.ones((2, 3)), np.ones((2, 3)), {"query_ids": "ab"}, TypeError, r"query_ids must be"),
+    ],
+)
+def test_evaluate_scores_names_the_bad_cell_or_id(scores, relevance, ids, error, fragment):
+    with pytest.raises(error, match=fragment):
+        evaluate_scores(scores, relevance, ["AP"], **ids)
+
+
+def test_evaluate_scores_accepts_whole_float_grades_and_names_its_rows():
+    table = evaluate_scores(
+        [[0.3, 0.2, 0.1], [0.1, 0.2, 0.3]],
+        np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 1.0]]),
+        "AP",
+        query_ids=ROWS,
+        doc_ids=DOCS,
+    )
+    assert table.index.tolist() == ROWS and table.index.name == "query"
+    assert table["AP"].tolist() == [(1 + 2 / 3) / 2, 1.0]

@@ -1,31 +1,118 @@
-"""Measure names as ir_measures spells them, parsed and printed back."""
+"""Measure names as ir_measures and trec_eval spell them, parsed and printed back."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from mapteach import average_precision, parse_measure
-from mapteach.metrics.names import FAMILIES
+from mapteach.metrics import bpref, geometric_mean, judged_at_k, r_precision
+from mapteach.metrics.names import FAMILIES, Measure, parse_measures
 
 
 @pytest.mark.parametrize(
-    "name", ["AP", "AP@10", "P@5", "R@100", "RR", "RR@10", "nDCG", "nDCG@10", "Success@3"]
+    "name",
+    [
+        "AP",
+        "AP@10",
+        "P@5",
+        "R@100",
+        "RR",
+        "RR@10",
+        "nDCG",
+        "nDCG@10",
+        "Success@3",
+        "Rprec",
+        "Bpref",
+        "Judged",
+        "Judged@10",
+        "NumRet",
+        "NumRel",
+        "NumRelRet",
+        "GMAP",
+        "GMAP@10",
+    ],
 )
 def test_names_round_trip(name):
     assert parse_measure(name).name == name
     assert str(parse_measure(name)) == name
 
 
+# name as a user writes it -> the measure -> its canonical name
+ALIASES = [
+    ("Hit@3", Measure("Success", 3), "Success@3"),
+    ("MAP", Measure("AP"), "AP"),
+    ("MRR@5", Measure("RR", 5), "RR@5"),
+    ("RPrec", Measure("Rprec"), "Rprec"),
+    ("BPref", Measure("Bpref"), "Bpref"),
+    # trec_eval's names, with "." or "_" before the cutoff
+    ("map", Measure("AP"), "AP"),
+    ("map_cut_10", Measure("AP", 10), "AP@10"),
+    ("map_cut.10", Measure("AP", 10), "AP@10"),
+    ("P_10", Measure("P", 10), "P@10"),
+    ("P.10", Measure("P", 10), "P@10"),
+    ("recall_100", Measure("R", 100), "R@100"),
+    ("recall.100", Measure("R", 100), "R@100"),
+    ("recip_rank", Measure("RR"), "RR"),
+    ("ndcg", Measure("nDCG"), "nDCG"),
+    ("ndcg_cut_10", Measure("nDCG", 10), "nDCG@10"),
+    ("ndcg_cut.10", Measure("nDCG", 10), "nDCG@10"),
+    ("Rprec", Measure("Rprec"), "Rprec"),
+    ("bpref", Measure("Bpref"), "Bpref"),
+    ("success_10", Measure("Success", 10), "Success@10"),
+    ("success.10", Measure("Success", 10), "Success@10"),
+    ("num_ret", Measure("NumRet"), "NumRet"),
+    ("num_rel", Measure("NumRel"), "NumRel"),
+    ("num_rel_ret", Measure("NumRelRet"), "NumRelRet"),
+    ("gm_map", Measure("GMAP"), "GMAP"),
+]
+
+
+@pytest.mark.parametrize(("alias", "measure", "canonical"), ALIASES)
+def test_aliases_name_the_measure_and_its_canonical_name_round_trips(alias, measure, canonical):
+    assert parse_measure(alias) == measure
+    assert measure.name == canonical
+    assert parse_measure(canonical) == measure
+
+
 @pytest.mark.parametrize(
-    ("alias", "name"), [("Hit@3", "Success@3"), ("MAP", "AP"), ("MRR@5", "RR@5")]
+    ("name", "fragment"),
+    [
+        ("map_cut", r"trec_eval's map_cut needs one cutoff here, such as 'map_cut.10'"),
+        ("P", r"P needs a cutoff, such as 'P@10'"),
+        ("map.10", r"trec_eval's map takes no cutoff"),
+        ("Rprec@5", r"Rprec takes no cutoff"),
+        ("NumRet@5", r"NumRet takes no cutoff"),
+        ("ndcg_cut.0", r"must be >= 1"),
+        ("P.5,10", r"unknown measure 'P.5,10'.*trec_eval name such as map, P.10"),
+        ("recall@10", r"unknown measure"),
+    ],
 )
-def test_aliases(alias, name):
-    assert parse_measure(alias).name == name
+def test_bad_names_say_what_is_wrong(name, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        parse_measure(name)
+
+
+def test_a_bare_string_is_one_measure_and_duplicates_are_named():
+    assert list(parse_measures("AP")) == ["AP"]
+    assert list(parse_measures(("map", "P.10"))) == ["map", "P.10"]
+    with pytest.raises(ValueError, match=r"measures 'AP' and 'map' both name AP"):
+        parse_measures(["AP", "map"])
+    with pytest.raises(ValueError, match=r"measures 'P@5' and 'P@5' both name P@5"):
+        parse_measures(["P@5", "P@5"])
+    with pytest.raises(ValueError, match=r"measures 'Hit@3' and 'success.3' both name Success@3"):
+        parse_measures(["Hit@3", "success.3"])
+    with pytest.raises(ValueError, match=r"measures is empty"):
+        parse_measures([])
+    with pytest.raises(TypeError, match=r"measures must be a measure name or a list"):
+        parse_measures(3)
 
 
 def test_every_family_has_a_description():
-    for family in FAMILIES:
-        assert len(parse_measure(f"{family}@3").description) > 20
+    for name, family in FAMILIES.items():
+        assert family.name == name
+        k = "" if family.cutoff == "none" else "@3"
+        assert len(parse_measure(f"{name}{k}").description) > 20
 
 
 def test_measure_scores_use_r():
@@ -33,6 +120,51 @@ def test_measure_scores_use_r():
         [1, 0, 1], n_relevant=4
     )
     assert parse_measure("R@1").score([1, 0, 1], n_relevant=4) == 0.25
+    assert parse_measure("Rprec").score([1, 0, 1], n_relevant=4) == r_precision(
+        [1, 0, 1], n_relevant=4
+    )
+    assert parse_measure("NumRel").score([1, 0, 1], n_relevant=4) == 4
+    assert parse_measure("NumRelRet").score([1, 0, 1], n_relevant=4) == 2
+    assert parse_measure("NumRet").score([1, 0, 1], n_relevant=4) == 3
+    assert parse_measure("GMAP").score([1, 0, 1]) == average_precision([1, 0, 1])
+
+
+def test_labels_are_all_judged_for_bpref_and_judged():
+    assert parse_measure("Bpref").score([0, 1, 0, 1], n_relevant=3) == bpref(
+        [0, 1, 0, 1], n_relevant=3, n_nonrelevant=2
+    )
+    assert parse_measure("Judged@10").score([0, 1, 0]) == 1.0
+    assert parse_measure("Judged").score([]) == 0.0
+
+
+def test_values_over_queries():
+    values = np.array([0.5, 0.0, 1.0])
+    assert parse_measure("AP").over_queries(values) == 0.5
+    assert parse_measure("AP").over_queries(values, aggregate="gm") == geometric_mean(values)
+    assert parse_measure("GMAP").over_queries(values) == pytest.approx((0.5 * 1e-5) ** (1 / 3))
+    assert parse_measure("NumRet").over_queries(values, aggregate="gm") == 1.5
+    assert np.isnan(parse_measure("AP").over_queries([]))
+    with pytest.raises(ValueError, match=r"aggregate must be one of 'mean', 'gm'; got 'median'"):
+        parse_measure("AP").over_queries(values, aggregate="median")
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "fragment"),
+    [
+        (lambda: bpref([1, 0], judged=[0, 1]), ValueError, r"labels\[0\] \(rank 1\) is relevant"),
+        (lambda: bpref([1, 0], judged=[1]), ValueError, r"judged has 1 flags for 2 labels"),
+        (lambda: bpref([0, 0], n_nonrelevant=1), ValueError, r"n_nonrelevant=1 is smaller"),
+        (lambda: bpref([1], n_nonrelevant=1.5), TypeError, r"n_nonrelevant must be a whole"),
+        (lambda: judged_at_k([1, 2]), ValueError, r"judged\[1\] \(rank 2\) is 2"),
+        (lambda: judged_at_k([1], 0), ValueError, r"k must be >= 1"),
+        (lambda: geometric_mean([]), ValueError, r"non-empty 1-D"),
+        (lambda: geometric_mean([0.5, -0.1]), ValueError, r"values\[1\] is -0.1"),
+        (lambda: geometric_mean([0.5], floor=0), ValueError, r"floor must be > 0"),
+    ],
+)
+def test_bad_arguments(call, error, fragment):
+    with pytest.raises(error, match=fragment):
+        call()
 
 
 def test_the_families_are_read_only():

@@ -3,15 +3,21 @@
 Floor 1 of the package: numpy and the standard library only. Beside the scalar
 measures: their whole-run batch kernels (:mod:`mapteach.metrics.batch`), the
 tie-aware expectations (:mod:`mapteach.metrics.ties`), the measure names
-(:mod:`mapteach.metrics.names`) and the option vocabularies
+(:mod:`mapteach.metrics.names`), the geometric mean over queries
+(:mod:`mapteach.metrics.gmap`) and the option vocabularies
 (:mod:`mapteach.metrics.options`).
 """
 
 from mapteach.metrics.average_precision import average_precision, mean_average_precision
+from mapteach.metrics.bpref import bpref
+from mapteach.metrics.counts import num_relevant, num_relevant_retrieved, num_retrieved
+from mapteach.metrics.gmap import geometric_mean
 from mapteach.metrics.hit import hit_at_k
+from mapteach.metrics.judged import judged_at_k
 from mapteach.metrics.ndcg import ndcg_at_k
 from mapteach.metrics.options import DENOMINATORS, NO_RELEVANT
 from mapteach.metrics.precision import precision_at_k
+from mapteach.metrics.r_precision import r_precision
 from mapteach.metrics.recall import recall_at_k
 from mapteach.metrics.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
 
@@ -19,11 +25,18 @@ __all__ = [
     "DENOMINATORS",
     "NO_RELEVANT",
     "average_precision",
+    "bpref",
+    "geometric_mean",
     "hit_at_k",
+    "judged_at_k",
     "mean_average_precision",
     "mean_reciprocal_rank",
     "ndcg_at_k",
+    "num_relevant",
+    "num_relevant_retrieved",
+    "num_retrieved",
     "precision_at_k",
+    "r_precision",
     "recall_at_k",
     "reciprocal_rank",
 ]

@@ -2,7 +2,8 @@
 
 Layout: the scalar measures stay one per module (``average_precision.py``,
 ``precision.py``, ``recall.py``, ``reciprocal_rank.py``, ``hit.py``,
-``ndcg.py``), each reading like its formula. Their vectorised forms live
+``ndcg.py``, ``r_precision.py``, ``bpref.py``, ``judged.py``, ``counts.py``),
+each reading like its formula. Their vectorised forms live
 together here, one function per measure, because they share one input,
 :class:`RankedEntries`, and one way of counting hits. Each batch function does
 the floating-point operations of its scalar twin in the same order (every sum
@@ -10,15 +11,17 @@ runs in rank order), so the two agree to the last bit, as
 ``tests/test_batch_kernels.py`` checks. The tie-aware expectations live in
 :mod:`mapteach.metrics.ties`.
 
-Every measure here depends only on where the positively graded documents sit, on
+Most measures here depend only on where the positively graded documents sit, on
 R and on the ideal gains, so the cost grows with the judged hits, not with the
-length of the run.
+length of the run. Bpref and Judged@k also read where the judged documents sit;
+entries carry that (``judged``) only when one of them is asked for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -30,14 +33,21 @@ from mapteach.metrics.options import Denominator
 __all__ = [
     "RankedEntries",
     "batch_average_precision",
+    "batch_bpref",
     "batch_hit",
+    "batch_judged",
     "batch_ndcg",
+    "batch_num_relevant",
+    "batch_num_relevant_retrieved",
+    "batch_num_retrieved",
     "batch_precision",
+    "batch_r_precision",
     "batch_recall",
     "batch_reciprocal_rank",
     "batch_scores",
     "ideal_dcg",
     "ideal_ranking",
+    "judgments",
     "ranks_within",
 ]
 
@@ -81,7 +91,7 @@ class RankedEntries:
         (query, rank).
     rank : array of int
         1-based rank of each entry in its query's list. Entries that cannot
-        score (grade <= 0) may be left out: ranks keep their gaps.
+        score may be left out (:meth:`sparse`): ranks keep their gaps.
     grade : array of float
         Judged grade of each entry; unjudged documents have grade 0.
     n_queries : int
@@ -91,14 +101,23 @@ class RankedEntries:
     ideal_query, ideal_gain : arrays
         Every judged gain of each query, retrieved or not, sorted as
         :func:`ideal_ranking` sorts them: nDCG's ideal ranking.
+    n_retrieved : array of shape (n_queries,)
+        The length of each query's list, whatever entries are left out.
+    judged : array of bool, optional
+        Whether each entry has a judgment, whatever its grade. Only Bpref and
+        Judged@k read it; None when nobody asked for them.
+    n_nonrelevant : array of shape (n_queries,), optional
+        N of each query for Bpref: its judged non-relevant documents (grade 0 up
+        to the threshold; a negative grade is trec_eval's "unjudged"), retrieved
+        or not. Given with ``judged``.
 
     Examples
     --------
     >>> from mapteach.metrics.batch import RankedEntries
     >>> entries = RankedEntries.from_lists([[0, 2, 1], [0, 0]])
-    >>> entries.rank.tolist(), entries.n_relevant.tolist()
-    ([1, 2, 3, 1, 2], [2, 0])
-    >>> entries.positive().rank.tolist()
+    >>> entries.rank.tolist(), entries.n_relevant.tolist(), entries.n_retrieved.tolist()
+    ([1, 2, 3, 1, 2], [2, 0], [3, 2])
+    >>> entries.sparse().rank.tolist()
     [2, 3]
     """
 
@@ -109,6 +128,9 @@ class RankedEntries:
     n_relevant: np.ndarray
     ideal_query: np.ndarray
     ideal_gain: np.ndarray
+    n_retrieved: np.ndarray
+    judged: np.ndarray | None = None
+    n_nonrelevant: np.ndarray | None = None
 
     @classmethod
     def from_sorted_rows(
@@ -118,11 +140,15 @@ class RankedEntries:
         n_relevant: ArrayLike,
         judged_query: ArrayLike,
         judged_gain: ArrayLike,
+        *,
+        judged: np.ndarray | None = None,
+        n_nonrelevant: ArrayLike | None = None,
     ) -> RankedEntries:
         """Entries from every row of a run sorted by (query, rank); ranks are counted here.
 
         ``n_relevant`` has one R per query, so its length is the number of
-        queries; the judged gains may come in any order.
+        queries; the judged gains may come in any order. ``judged`` (one flag
+        per row) and ``n_nonrelevant`` (one N per query) go together.
 
         Examples
         --------
@@ -136,6 +162,8 @@ class RankedEntries:
         """
         totals = np.asarray(n_relevant)
         ideal_query, ideal_gain = ideal_ranking(judged_query, judged_gain)
+        if (judged is None) != (n_nonrelevant is None):
+            raise ValueError("judged and n_nonrelevant go together: give both or neither.")
         return cls(
             query=query,
             rank=ranks_within(query, totals.size),
@@ -144,6 +172,9 @@ class RankedEntries:
             n_relevant=totals,
             ideal_query=ideal_query,
             ideal_gain=ideal_gain,
+            n_retrieved=np.bincount(query, minlength=totals.size),
+            judged=None if judged is None else np.asarray(judged, dtype=bool),
+            n_nonrelevant=None if n_nonrelevant is None else np.asarray(n_nonrelevant),
         )
 
     @classmethod
@@ -154,19 +185,24 @@ class RankedEntries:
         n_relevant: ArrayLike | None = None,
         ideal: Sequence[ArrayLike] | None = None,
         threshold: int = 1,
+        judged: Sequence[ArrayLike] | None = None,
+        n_nonrelevant: ArrayLike | None = None,
     ) -> RankedEntries:
         """Entries from one ranked list of grades per query, best first.
 
         ``n_relevant`` defaults to the grades ``>= threshold`` in each list and
-        ``ideal`` (each query's judged gains) to the list itself. Inputs are
-        trusted: this is a constructor for examples and tests, not a checked
-        public boundary.
+        ``ideal`` (each query's judged gains) to the list itself. ``judged``
+        gives one flag per grade; ``n_nonrelevant`` then defaults to the judged
+        grades from 0 up to the threshold in each list. Inputs are trusted: this
+        is a constructor for examples and tests, not a checked public boundary.
 
         Examples
         --------
         >>> from mapteach.metrics.batch import RankedEntries
         >>> RankedEntries.from_lists([[1, 0], []], n_relevant=[3, 1]).query.tolist()
         [0, 0]
+        >>> RankedEntries.from_lists([[1, 0, 0]], judged=[[1, 1, 0]]).n_nonrelevant.tolist()
+        [1]
         """
         lists = [np.asarray(values, dtype=float).reshape(-1) for values in grades]
         pools = lists if ideal is None else [np.asarray(v, dtype=float).reshape(-1) for v in ideal]
@@ -175,18 +211,33 @@ class RankedEntries:
             if n_relevant is None
             else np.asarray(n_relevant)
         )
+        flags = None if judged is None else [np.asarray(f, dtype=bool).reshape(-1) for f in judged]
+        if flags is not None and n_nonrelevant is None:
+            n_nonrelevant = [
+                int((f & (values >= 0) & (values < threshold)).sum())
+                for f, values in zip(flags, lists, strict=True)
+            ]
         return cls.from_sorted_rows(
             np.repeat(np.arange(len(lists)), [values.size for values in lists]),
             np.concatenate([*lists, np.zeros(0)]),
             totals,
             np.repeat(np.arange(len(pools)), [pool.size for pool in pools]),
             np.maximum(np.concatenate([*pools, np.zeros(0)]), 0.0),
+            judged=None if flags is None else np.concatenate([*flags, np.zeros(0, bool)]),
+            n_nonrelevant=n_nonrelevant,
         )
 
-    def positive(self) -> RankedEntries:
-        """Only the entries with a positive grade: all that any measure here reads."""
-        keep = self.grade > 0
-        return replace(self, query=self.query[keep], rank=self.rank[keep], grade=self.grade[keep])
+    def sparse(self) -> RankedEntries:
+        """Only the entries some measure here reads: the positively graded ones, and the
+        judged ones when the entries carry ``judged``."""
+        keep = self.grade > 0 if self.judged is None else (self.grade > 0) | self.judged
+        return replace(
+            self,
+            query=self.query[keep],
+            rank=self.rank[keep],
+            grade=self.grade[keep],
+            judged=None if self.judged is None else self.judged[keep],
+        )
 
 
 def _per_query(
@@ -369,6 +420,165 @@ def batch_reciprocal_rank(
     return out
 
 
+def batch_r_precision(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
+    """Rprec of every query: relevant entries within rank R, over R (0.0 when R = 0).
+
+    Parameters
+    ----------
+    entries : RankedEntries
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, batch_r_precision
+    >>> entries = RankedEntries.from_lists([[1, 0, 1, 1], [0, 1]], n_relevant=[3, 1])
+    >>> batch_r_precision(entries).round(4).tolist()  # 2 hits in the top 3; none in the top 1
+    [0.6667, 0.0]
+    """
+    query, rank, _ = _hits(entries, threshold, None)
+    within = rank <= entries.n_relevant[query]
+    return _ratio(_per_query(entries, query[within]), entries.n_relevant)
+
+
+def judgments(entries: RankedEntries, family: str) -> tuple[np.ndarray, np.ndarray]:
+    """The entries' judged flags and each query's N; raise, naming ``family``, if absent.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, judgments
+    >>> judgments(RankedEntries.from_lists([[1, 0]]), "Bpref")
+    Traceback (most recent call last):
+    ...
+    ValueError: Bpref needs to know which entries are judged (judged= and n_nonrelevant=).
+    """
+    if entries.judged is None or entries.n_nonrelevant is None:
+        raise ValueError(
+            f"{family} needs to know which entries are judged (judged= and n_nonrelevant=)."
+        )
+    return entries.judged, entries.n_nonrelevant
+
+
+def batch_bpref(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
+    """Bpref of every query: :func:`~mapteach.metrics.bpref.bpref` at once.
+
+    Each relevant entry scores 1 - min(n, R) / min(N, R), n being the judged
+    non-relevant entries (grade 0 up to the threshold) ranked above it; the sum
+    is over R.
+
+    Parameters
+    ----------
+    entries : RankedEntries
+        With ``judged`` and ``n_nonrelevant``.
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Raises
+    ------
+    ValueError
+        If the entries do not carry ``judged``.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, batch_bpref
+    >>> entries = RankedEntries.from_lists([[1, 0, 1, 0, 1]], judged=[[1, 1, 1, 1, 1]])
+    >>> batch_bpref(entries).tolist()  # (1 + (1 - 1/2) + (1 - 2/2)) / 3
+    [0.5]
+    """
+    judged, n_nonrelevant = judgments(entries, "Bpref")
+    nonrelevant = judged & (entries.grade >= 0) & (entries.grade < threshold)
+    running = np.cumsum(nonrelevant)
+    counts = np.bincount(entries.query, minlength=entries.n_queries)
+    before = np.r_[0, running][np.cumsum(counts) - counts]  # in the queries before each one
+    relevant = entries.grade >= threshold
+    query = entries.query[relevant]
+    above = (running - before[entries.query])[relevant]
+    r = entries.n_relevant[query]
+    shares = 1.0 - np.minimum(above, r) / np.maximum(np.minimum(n_nonrelevant[query], r), 1)
+    return _ratio(_per_query(entries, query, shares), entries.n_relevant)
+
+
+def batch_judged(entries: RankedEntries, *, k: int | None = None) -> np.ndarray:
+    """Judged@k of every query: judged entries within rank k, over min(k, list length).
+
+    Parameters
+    ----------
+    entries : RankedEntries
+        With ``judged``.
+    k : int, optional
+        Rank cutoff; without it the whole list counts.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query; 0.0 for an empty list.
+
+    Raises
+    ------
+    ValueError
+        If the entries do not carry ``judged``.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, batch_judged
+    >>> entries = RankedEntries.from_lists([[1, 0, 0, 2], [0]], judged=[[1, 1, 0, 1], [0]])
+    >>> batch_judged(entries, k=3).round(4).tolist()  # 2 of the top 3; 0 of a list of 1
+    [0.6667, 0.0]
+    """
+    judged, _ = judgments(entries, "Judged")
+    within = judged if k is None else judged & (entries.rank <= k)
+    divisor = entries.n_retrieved if k is None else np.minimum(entries.n_retrieved, k)
+    return _ratio(_per_query(entries, entries.query[within]), divisor)
+
+
+def batch_num_retrieved(entries: RankedEntries) -> np.ndarray:
+    """NumRet of every query: the length of its list.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, batch_num_retrieved
+    >>> batch_num_retrieved(RankedEntries.from_lists([[1, 0, 0], []])).tolist()
+    [3.0, 0.0]
+    """
+    return entries.n_retrieved.astype(float)
+
+
+def batch_num_relevant(entries: RankedEntries) -> np.ndarray:
+    """NumRel of every query: R, its relevant documents, retrieved or not.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, batch_num_relevant
+    >>> batch_num_relevant(RankedEntries.from_lists([[1, 0]], n_relevant=[4])).tolist()
+    [4.0]
+    """
+    return entries.n_relevant.astype(float)
+
+
+def batch_num_relevant_retrieved(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
+    """NumRelRet of every query: its relevant entries.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, batch_num_relevant_retrieved
+    >>> entries = RankedEntries.from_lists([[1, 0, 2], [0]], n_relevant=[4, 1])
+    >>> batch_num_relevant_retrieved(entries).tolist()
+    [2.0, 0.0]
+    """
+    query, _, _ = _hits(entries, threshold, None)
+    return _per_query(entries, query).astype(float)
+
+
 def ideal_dcg(entries: RankedEntries, k: int | None = None) -> np.ndarray:
     """DCG (or DCG@k) of every query's ideal ranking: its judged gains, best first.
 
@@ -425,19 +635,35 @@ def batch_ndcg(entries: RankedEntries, *, k: int | None = None) -> np.ndarray:
     return _ratio(dcg, ideal_dcg(entries, k))
 
 
-def _batch_score(
-    entries: RankedEntries, measure: Measure, threshold: int, denominator: Denominator
+def _average_precision(
+    entries: RankedEntries, k: int | None, threshold: int, denominator: Denominator
 ) -> np.ndarray:
-    """One measure for every query: the batch kernel of its family."""
-    k = measure.k
-    if measure.family == "AP":
-        return batch_average_precision(entries, k=k, threshold=threshold, denominator=denominator)
-    if measure.family == "nDCG":
-        return batch_ndcg(entries, k=k)
-    if measure.family == "RR":
-        return batch_reciprocal_rank(entries, k=k, threshold=threshold)
-    at_cutoff = {"P": batch_precision, "R": batch_recall, "Success": batch_hit}[measure.family]
-    return at_cutoff(entries, as_k(k), threshold=threshold)
+    return batch_average_precision(entries, k=k, threshold=threshold, denominator=denominator)
+
+
+#: The batch kernel of each family, called as (entries, k, threshold, denominator).
+#: GMAP is AP per query: only its value over queries differs.
+_KERNELS: Mapping[str, Callable[[RankedEntries, int | None, int, Denominator], np.ndarray]] = (
+    MappingProxyType(
+        {
+            "AP": _average_precision,
+            "GMAP": _average_precision,
+            "P": lambda entries, k, t, d: batch_precision(entries, as_k(k), threshold=t),
+            "R": lambda entries, k, t, d: batch_recall(entries, as_k(k), threshold=t),
+            "Success": lambda entries, k, t, d: batch_hit(entries, as_k(k), threshold=t),
+            "RR": lambda entries, k, t, d: batch_reciprocal_rank(entries, k=k, threshold=t),
+            "nDCG": lambda entries, k, t, d: batch_ndcg(entries, k=k),
+            "Rprec": lambda entries, k, t, d: batch_r_precision(entries, threshold=t),
+            "Bpref": lambda entries, k, t, d: batch_bpref(entries, threshold=t),
+            "Judged": lambda entries, k, t, d: batch_judged(entries, k=k),
+            "NumRet": lambda entries, k, t, d: batch_num_retrieved(entries),
+            "NumRel": lambda entries, k, t, d: batch_num_relevant(entries),
+            "NumRelRet": lambda entries, k, t, d: batch_num_relevant_retrieved(
+                entries, threshold=t
+            ),
+        }
+    )
+)
 
 
 def batch_scores(
@@ -452,7 +678,8 @@ def batch_scores(
     Parameters
     ----------
     entries : RankedEntries
-        The run, sorted by (query, rank); :meth:`RankedEntries.positive` is enough.
+        The run, sorted by (query, rank); :meth:`RankedEntries.sparse` is enough.
+        Bpref and Judged need entries that carry ``judged``.
     measures : sequence of Measure
         Parsed measures, as :func:`mapteach.metrics.names.parse_measure` returns.
     threshold : int, default 1
@@ -475,5 +702,6 @@ def batch_scores(
     {'AP': [0.8056, 0.5], 'P@2': [0.5, 0.5]}
     """
     return {
-        measure.name: _batch_score(entries, measure, threshold, denominator) for measure in measures
+        measure.name: _KERNELS[measure.family](entries, measure.k, threshold, denominator)
+        for measure in measures
     }

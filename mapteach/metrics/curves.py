@@ -15,6 +15,7 @@ __all__ = [
     "curve_arrays",
     "eleven_point_average_precision",
     "eleven_point_precisions",
+    "hits_needed",
     "interpolated_precision",
 ]
 
@@ -72,8 +73,36 @@ def interpolated_precision(recall: ArrayLike, precision: ArrayLike) -> np.ndarra
     return best_from[np.searchsorted(r[order], r, side="left")]
 
 
-def _needed_hits(r: int, convention: ElevenPoint) -> np.ndarray:
-    """Relevant documents that reach each of the 11 recall levels, by ``convention``."""
+def hits_needed(n_relevant: int, *, convention: ElevenPoint = "iir") -> np.ndarray:
+    """How many relevant documents each recall level 0.0, 0.1, ..., 1.0 asks for.
+
+    The one place where the three 11-point conventions differ. Introduced in
+    ``07_pr_curves``.
+
+    Parameters
+    ----------
+    n_relevant : int
+        R, the query's total relevant documents.
+    convention : {"iir", "trec_eval_9", "trec_eval_10"}, default "iir"
+        As :func:`eleven_point_precisions`.
+
+    Returns
+    -------
+    numpy.ndarray
+        11 whole numbers, one per recall level.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.curves import hits_needed
+    >>> hits_needed(3).tolist()  # ceil(L x 3)
+    [0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3]
+    >>> hits_needed(3, convention="trec_eval_9").tolist()  # 0.7 x 3 + 0.9 = 2.9999999999999996
+    [0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3]
+    >>> hits_needed(3, convention="trec_eval_10").tolist()  # lround(0.4 x 3 = 1.2) = 1
+    [0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3]
+    """
+    r = as_n_relevant(n_relevant, 0)
+    check_choice(convention, ELEVEN_POINT, name="convention")
     if convention == "iir":
         return -(-np.arange(11) * r // 10)  # ceil(L x R) in whole numbers: exact
     scaled = ELEVEN_LEVELS * r
@@ -137,7 +166,7 @@ def eleven_point_precisions(
     check_choice(convention, ELEVEN_POINT, name="convention")
     recall, precision = curve_arrays(y, r)
     # the first rank holding the needed relevant documents; y.size where there is none
-    reached = np.searchsorted(np.cumsum(y), _needed_hits(r, convention), side="left")
+    reached = np.searchsorted(np.cumsum(y), hits_needed(r, convention=convention), side="left")
     return np.r_[interpolated_precision(recall, precision), 0.0][reached]
 
 

@@ -1,15 +1,17 @@
-"""Measure names as ir_measures spells them (``AP``, ``AP@10``, ``P@10``, ``nDCG@10``).
+"""Measure names as ir_measures spells them (``AP@10``), or as trec_eval does (``map_cut.10``).
 
-One declaration per measure family gives its name, whether it takes a cutoff,
-a one-line description, and how to score one ranked list of 0/1 labels.
+One declaration per measure family gives its name, its cutoff rule, a one-line
+description, how to score one ranked list of 0/1 labels, how its per-query values
+combine over queries, and whether it reads which documents are judged.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -22,22 +24,41 @@ from mapteach.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics._validation import as_k, as_labels, as_n_relevant, check_choice
+from mapteach.metrics.bpref import bpref
+from mapteach.metrics.counts import num_relevant, num_relevant_retrieved, num_retrieved
+from mapteach.metrics.gmap import geometric_mean
+from mapteach.metrics.judged import judged_at_k
+from mapteach.metrics.options import AGGREGATES, Aggregate
+from mapteach.metrics.r_precision import r_precision
 
-__all__ = ["FAMILIES", "Family", "Labels", "Measure", "parse_measure"]
+__all__ = ["FAMILIES", "Family", "Labels", "Measure", "parse_measure", "parse_measures"]
 
 #: One ranked list of 0/1 (or bool) relevance labels, best first.
 Labels = ArrayLike
 
+#: Whether a family takes a cutoff ``@k``: it may, it must, or it takes none.
+Cutoff = Literal["optional", "required", "none"]
+
+#: How a family's per-query values combine over queries: an ``Aggregate``, or a sum
+#: (the counts, as trec_eval and ir_measures total them).
+Combine = Aggregate | Literal["sum"]
+
 
 @dataclass(frozen=True)
 class Family:
-    """A measure family such as AP: its name, cutoff rule, description and scorer."""
+    """A measure family such as AP: its name, cutoff rule, description and scorer.
+
+    ``combine`` says how per-query values become the run's value; ``reads_judged``
+    marks the families that tell judged non-relevant documents from unjudged ones.
+    """
 
     name: str
-    cutoff: str  # "optional" or "required"
+    cutoff: Cutoff
     description: str
     score: Callable[[np.ndarray, int, int | None], float]
+    combine: Combine = "mean"
+    reads_judged: bool = False
 
 
 def _ndcg(labels: np.ndarray, r: int, k: int | None) -> float:
@@ -85,15 +106,88 @@ FAMILIES: Mapping[str, Family] = MappingProxyType(
             Family(
                 "Success",
                 "required",
-                "hit at k: 1 if any relevant document is in the top k, else 0 (also written Hit@k)",
+                "hit at k: 1 if any relevant document is in the top k, else 0 (also written Hit@k; "
+                "trec_eval success_k)",
                 lambda y, r, k: hit_at_k(y, as_k(k)),
+            ),
+            Family(
+                "Rprec",
+                "none",
+                "R-precision: relevant documents in the top R, over R (trec_eval Rprec)",
+                lambda y, r, k: r_precision(y, n_relevant=r),
+            ),
+            Family(
+                "Bpref",
+                "none",
+                "binary preference: judged relevant before judged non-relevant, unjudged "
+                "skipped (trec_eval bpref)",
+                lambda y, r, k: bpref(y, n_relevant=r),
+                reads_judged=True,
+            ),
+            Family(
+                "Judged",
+                "optional",
+                "judgment rate: share of the top k (or of a shorter list) that the qrels judge",
+                lambda y, r, k: judged_at_k(np.ones(y.size, bool), k),
+                reads_judged=True,
+            ),
+            Family(
+                "NumRet",
+                "none",
+                "results retrieved, summed over queries (trec_eval num_ret)",
+                lambda y, r, k: num_retrieved(y),
+                combine="sum",
+            ),
+            Family(
+                "NumRel",
+                "none",
+                "R, relevant documents retrieved or not, summed over queries (trec_eval num_rel)",
+                lambda y, r, k: num_relevant(y, n_relevant=r),
+                combine="sum",
+            ),
+            Family(
+                "NumRelRet",
+                "none",
+                "relevant documents retrieved, summed over queries (trec_eval num_rel_ret)",
+                lambda y, r, k: num_relevant_retrieved(y),
+                combine="sum",
+            ),
+            Family(
+                "GMAP",
+                "optional",
+                "AP per query, geometric mean over queries, each AP floored at 1e-5 "
+                "(trec_eval gm_map)",
+                lambda y, r, k: average_precision(y, n_relevant=r, k=k),
+                combine="gm",
             ),
         )
     }
 )
 
-_ALIASES = {"Hit": "Success", "MAP": "AP", "MRR": "RR"}
+_ALIASES = {"Hit": "Success", "MAP": "AP", "MRR": "RR", "RPrec": "Rprec", "BPref": "Bpref"}
 _PATTERN = re.compile(r"^(?P<family>[A-Za-z]+)(?:@(?P<k>\d+))?$")
+
+#: trec_eval's names: each one's family, and whether it takes a cutoff (``P.10``, ``P_10``).
+#: trec_eval's default list of cutoffs (``-m P`` for P_5 ... P_1000) is not read: name one.
+_TREC_NAMES: Mapping[str, tuple[str, bool]] = MappingProxyType(
+    {
+        "map": ("AP", False),
+        "map_cut": ("AP", True),
+        "P": ("P", True),
+        "recall": ("R", True),
+        "recip_rank": ("RR", False),
+        "ndcg": ("nDCG", False),
+        "ndcg_cut": ("nDCG", True),
+        "success": ("Success", True),
+        "Rprec": ("Rprec", False),
+        "bpref": ("Bpref", False),
+        "num_ret": ("NumRet", False),
+        "num_rel": ("NumRel", False),
+        "num_rel_ret": ("NumRelRet", False),
+        "gm_map": ("GMAP", False),
+    }
+)
+_TREC_PATTERN = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:[._](?P<k>\d+))?$")
 
 
 @dataclass(frozen=True)
@@ -113,34 +207,105 @@ class Measure:
         """One line on what the measure computes."""
         return FAMILIES[self.family].description
 
+    @property
+    def reads_judged(self) -> bool:
+        """Whether the measure tells judged non-relevant documents from unjudged ones."""
+        return FAMILIES[self.family].reads_judged
+
     def score(self, labels: Labels, *, n_relevant: int | None = None) -> float:
         """Score one ranked list of 0/1 labels whose query has R = ``n_relevant``.
+
+        Every listed document counts as judged (Bpref, Judged), and the list's
+        zeros are all the query's judged non-relevant documents (Bpref's N).
 
         Examples
         --------
         >>> from mapteach.metrics.names import parse_measure
         >>> parse_measure("AP@3").score([1, 0, 1, 1], n_relevant=3)  # (1/1 + 2/3) / 3
         0.5555555555555555
+        >>> parse_measure("Rprec").score([1, 0, 1, 1], n_relevant=3)  # 2 hits in the top 3
+        0.6666666666666666
         """
         y = as_labels(labels)
         r = as_n_relevant(n_relevant, int(y.sum()))
         return FAMILIES[self.family].score(y, r, self.k)
 
+    def over_queries(self, values: ArrayLike, *, aggregate: Aggregate = "mean") -> float:
+        """The run's value from the per-query ``values``, as trec_eval's ``all`` line has it.
+
+        Counts are summed; GMAP takes the geometric mean (each value floored at
+        1e-5); the rest the mean, or the geometric mean too with
+        ``aggregate="gm"``. NaN when there is no value to average.
+
+        Examples
+        --------
+        >>> from mapteach.metrics.names import parse_measure
+        >>> parse_measure("AP").over_queries([0.5, 0.125])  # MAP
+        0.3125
+        >>> round(parse_measure("GMAP").over_queries([0.5, 0.125]), 4)  # sqrt(0.5 * 0.125)
+        0.25
+        >>> parse_measure("NumRet").over_queries([10.0, 7.0])
+        17.0
+        """
+        check_choice(aggregate, AGGREGATES, name="aggregate")
+        array = np.asarray(values, dtype=float)
+        combine = FAMILIES[self.family].combine
+        if combine == "sum":
+            return float(array.sum())
+        if array.size == 0:
+            return float("nan")
+        if combine == "gm" or aggregate == "gm":
+            return geometric_mean(array)
+        return float(array.mean())
+
     def __str__(self) -> str:
         return self.name
 
 
+def _unknown(name: str) -> ValueError:
+    known = ", ".join(FAMILIES)
+    return ValueError(
+        f"unknown measure {name!r}; use one of {known} (Hit for Success), optionally with a "
+        "cutoff such as '@10', or a trec_eval name such as map, P.10, ndcg_cut.10, bpref."
+    )
+
+
+def _family_and_cutoff(name: str) -> tuple[str, str | None]:
+    """The family and cutoff text of an ir_measures or trec_eval name; raise if unknown."""
+    text = name.strip()
+    match = _PATTERN.match(text)
+    if match and _ALIASES.get(match["family"], match["family"]) in FAMILIES:
+        return _ALIASES.get(match["family"], match["family"]), match["k"]
+    match = _TREC_PATTERN.match(text)
+    if not match or match["name"] not in _TREC_NAMES:
+        raise _unknown(name)
+    family, takes_cutoff = _TREC_NAMES[match["name"]]
+    if takes_cutoff and match["k"] is None:
+        raise ValueError(
+            f"trec_eval's {match['name']} needs one cutoff here, such as "
+            f"'{match['name']}.10'; got {name!r}."
+        )
+    if not takes_cutoff and match["k"] is not None:
+        raise ValueError(f"trec_eval's {match['name']} takes no cutoff; got {name!r}.")
+    return family, match["k"]
+
+
 def parse_measure(name: str) -> Measure:
-    """Parse a measure name as ir_measures writes it.
+    """Parse a measure name as ir_measures or trec_eval writes it.
 
     Families: ``AP``, ``P``, ``R``, ``RR``, ``nDCG``, ``Success`` (alias ``Hit``),
-    each optionally followed by ``@k``; ``MAP`` and ``MRR`` are read as ``AP``
-    and ``RR`` (the mean over queries is taken by whoever averages).
+    ``Judged``, each optionally followed by ``@k`` (required for P, R and
+    Success), and ``Rprec``, ``Bpref``, ``NumRet``, ``NumRel``, ``NumRelRet``,
+    ``GMAP`` (``GMAP@k`` too); ``MAP`` and ``MRR`` are read as ``AP`` and ``RR``
+    (the mean over queries is taken by whoever averages). trec_eval's names are
+    aliases: ``map``, ``map_cut.k``, ``P.k``, ``recall.k``, ``recip_rank``,
+    ``ndcg``, ``ndcg_cut.k``, ``success.k``, ``Rprec``, ``bpref``, ``num_ret``,
+    ``num_rel``, ``num_rel_ret``, ``gm_map``, with ``.k`` or ``_k``.
 
     Parameters
     ----------
     name : str
-        Such as ``"AP"``, ``"AP@10"``, ``"P@5"``, ``"nDCG@10"``.
+        Such as ``"AP"``, ``"AP@10"``, ``"P@5"``, ``"nDCG@10"``, ``"ndcg_cut.10"``.
 
     Returns
     -------
@@ -151,7 +316,8 @@ def parse_measure(name: str) -> Measure:
     TypeError
         If ``name`` is not a string.
     ValueError
-        If the family is unknown, a required cutoff is missing, or k < 1.
+        If the name is unknown, a required cutoff is missing, a cutoff is given
+        to a measure that takes none, or k < 1.
 
     Examples
     --------
@@ -160,20 +326,73 @@ def parse_measure(name: str) -> Measure:
     Measure(family='AP', k=10)
     >>> parse_measure("Hit@3").name
     'Success@3'
+    >>> parse_measure("ndcg_cut.10").name, parse_measure("num_rel_ret").name
+    ('nDCG@10', 'NumRelRet')
     """
     if not isinstance(name, str):
         raise TypeError(f"a measure name must be a string such as 'AP@10'; got {name!r}.")
-    match = _PATTERN.match(name.strip())
-    family = _ALIASES.get(match["family"], match["family"]) if match else ""
-    if not match or family not in FAMILIES:
-        known = ", ".join(FAMILIES)
-        raise ValueError(
-            f"unknown measure {name!r}; use one of {known} (Hit for Success), "
-            "optionally with a cutoff such as '@10'."
-        )
-    k = None if match["k"] is None else int(match["k"])
+    family, cutoff = _family_and_cutoff(name)
+    k = None if cutoff is None else int(cutoff)
     if k is not None and k < 1:
         raise ValueError(f"the cutoff in {name!r} must be >= 1.")
-    if k is None and FAMILIES[family].cutoff == "required":
+    rule = FAMILIES[family].cutoff
+    if k is None and rule == "required":
         raise ValueError(f"{family} needs a cutoff, such as '{family}@10'; got {name!r}.")
+    if k is not None and rule == "none":
+        raise ValueError(f"{family} takes no cutoff; got {name!r}.")
     return Measure(family, k)
+
+
+def parse_measures(names: str | Iterable[str]) -> dict[str, Measure]:
+    """Parse several measure names, each given once; a single string is one name.
+
+    Parameters
+    ----------
+    names : str or iterable of str
+        Names as :func:`parse_measure` reads them.
+
+    Returns
+    -------
+    dict of str to Measure
+        Each name as given, in order, with its measure.
+
+    Raises
+    ------
+    TypeError
+        If ``names`` is not a string or an iterable of strings.
+    ValueError
+        If a name is unknown, or two names name the same measure (``AP`` and
+        ``map``), or there is no name at all.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.names import parse_measures
+    >>> {name: m.name for name, m in parse_measures(["map", "P.10"]).items()}
+    {'map': 'AP', 'P.10': 'P@10'}
+    >>> list(parse_measures("AP"))  # one name, not the letters A and P
+    ['AP']
+    >>> parse_measures(["AP", "map"])
+    Traceback (most recent call last):
+    ...
+    ValueError: measures 'AP' and 'map' both name AP; give each measure once.
+    """
+    if isinstance(names, str):
+        names = [names]
+    elif not isinstance(names, Iterable):
+        raise TypeError(
+            f"measures must be a measure name or a list of them; got {type(names).__name__}."
+        )
+    parsed: dict[str, Measure] = {}
+    seen: dict[Measure, str] = {}
+    for name in names:
+        measure = parse_measure(name)
+        if measure in seen:
+            raise ValueError(
+                f"measures {seen[measure]!r} and {name!r} both name {measure.name}; "
+                "give each measure once."
+            )
+        seen[measure] = name
+        parsed[name] = measure
+    if not parsed:
+        raise ValueError("measures is empty; name at least one measure, such as 'AP'.")
+    return parsed

@@ -18,12 +18,14 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 __all__ = [
+    "AGGREGATES",
     "DENOMINATORS",
     "ELEVEN_POINT",
     "GAINS",
     "MISSING",
     "NO_RELEVANT",
     "TIES",
+    "Aggregate",
     "Denominator",
     "ElevenPoint",
     "Gain",
@@ -74,3 +76,10 @@ ELEVEN_POINT: tuple[ElevenPoint, ...] = get_args(ElevenPoint)
 #: which weighs the top grades more.
 Gain = Literal["linear", "exponential"]
 GAINS: tuple[Gain, ...] = get_args(Gain)
+
+#: How the per-query values of a measure become one value for the run.
+#: ``"mean"``: the arithmetic mean (MAP from AP). ``"gm"``: the geometric mean, each
+#: value floored at 1e-5 first, as trec_eval's ``gm_map`` (GMAP) does, which weighs the
+#: hardest queries more. Counts (NumRet, NumRel, NumRelRet) are summed either way.
+Aggregate = Literal["mean", "gm"]
+AGGREGATES: tuple[Aggregate, ...] = get_args(Aggregate)

@@ -11,6 +11,10 @@ probability r/n, and if it is, the hits up to it are expected to be
 h + 1 + (i-1)(r-1)/(n-1). So its expected share of AP's sum is
 (r/n) (h + 1 + (i-1)(r-1)/(n-1)) / (t+i). Introduced in ``09_why_maps_disagree``.
 
+R-precision and Judged@k are linear too: each row counts its group's share of
+relevant (judged) documents. The counts do not depend on the order. Bpref has
+no closed form here: ``min(n, R)`` is not linear in the order.
+
 RR and Success need binomial coefficients; they come from a table of
 log-factorials built with ``math.lgamma``, so this floor needs numpy and the
 standard library only.
@@ -25,7 +29,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from mapteach.metrics._validation import as_k, check_choice
-from mapteach.metrics.batch import RankedEntries, ideal_dcg
+from mapteach.metrics.batch import (
+    RankedEntries,
+    batch_num_relevant,
+    batch_num_relevant_retrieved,
+    batch_num_retrieved,
+    ideal_dcg,
+    judgments,
+)
 from mapteach.metrics.names import Measure
 from mapteach.metrics.options import Denominator
 
@@ -104,7 +115,8 @@ def _over(values: np.ndarray, divisor: np.ndarray) -> np.ndarray:
     return np.divide(values, divisor, out=np.zeros(values.size), where=divisor > 0)
 
 
-def _within(entries: RankedEntries, k: int | None) -> np.ndarray:
+def _within(entries: RankedEntries, k: int | np.ndarray | None) -> np.ndarray:
+    """Whether each row is within the cutoff: one ``k``, or one per row."""
     return np.ones(entries.rank.size, bool) if k is None else entries.rank <= k
 
 
@@ -124,9 +136,21 @@ def _expected_ap(
     return _over(_per_query(entries, share), divisor)
 
 
-def _expected_found(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
+def _expected_found(
+    entries: RankedEntries, groups: _TieGroups, k: int | np.ndarray | None
+) -> np.ndarray:
     """Expected relevant documents within the cutoff: each row counts r / n."""
     return _per_query(entries, np.where(_within(entries, k), groups.p_relevant(), 0.0))
+
+
+def _expected_judged(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
+    """Expected judged rows within the cutoff over min(k, list length): each row counts
+    its group's share of judged documents."""
+    judged, _ = judgments(entries, "Judged")
+    share = np.bincount(groups.of_row, weights=judged.astype(float)) / groups.size
+    found = _per_query(entries, np.where(_within(entries, k), share[groups.of_row], 0.0))
+    divisor = entries.n_retrieved if k is None else np.minimum(entries.n_retrieved, k)
+    return _over(found, divisor)
 
 
 def _expected_ndcg(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
@@ -231,21 +255,37 @@ def expected_scores(
     {'AP': [0.6806], 'RR': [0.7222]}
     """
     check_choice(denominator, ("relevant", "min_relevant_k"), name="denominator")
+    if any(measure.family == "Bpref" for measure in measures):
+        raise ValueError(
+            "Bpref has no tie-aware expectation here (min(n, R) is not linear in the order of "
+            "a tie); score it with another ties option, such as 'trec_eval'."
+        )
     groups = _tie_groups(entries, score, (entries.grade >= threshold).astype(float))
     log_factorial = _log_factorials(int(groups.size.max(initial=0)))
+    order_free = {
+        "NumRet": batch_num_retrieved,
+        "NumRel": batch_num_relevant,
+        "NumRelRet": lambda e: batch_num_relevant_retrieved(e, threshold=threshold),
+    }
     out: dict[str, np.ndarray] = {}
     for measure in measures:
-        k = measure.k
-        if measure.family == "AP":
+        k, family = measure.k, measure.family
+        if family in ("AP", "GMAP"):
             out[measure.name] = _expected_ap(entries, groups, k, denominator)
-        elif measure.family == "P":
+        elif family == "P":
             out[measure.name] = _expected_found(entries, groups, k) / as_k(k)
-        elif measure.family == "R":
-            out[measure.name] = _over(_expected_found(entries, groups, k), entries.n_relevant)
-        elif measure.family == "nDCG":
+        elif family in ("R", "Rprec"):
+            cutoff = entries.n_relevant[entries.query] if family == "Rprec" else k
+            found = _expected_found(entries, groups, cutoff)
+            out[measure.name] = _over(found, entries.n_relevant)
+        elif family == "nDCG":
             out[measure.name] = _expected_ndcg(entries, groups, k)
-        elif measure.family == "Success":
+        elif family == "Success":
             out[measure.name] = _expected_success(entries, groups, as_k(k), log_factorial)
-        else:
+        elif family == "RR":
             out[measure.name] = _expected_rr(entries, groups, k, log_factorial)
+        elif family == "Judged":
+            out[measure.name] = _expected_judged(entries, groups, k)
+        else:
+            out[measure.name] = order_free[family](entries)
     return out

@@ -4,12 +4,17 @@ Both paths end in the batch kernels of :mod:`mapteach.metrics.batch` (or, with
 ``ties="expected"``, :mod:`mapteach.metrics.ties`) over rows sorted by (query,
 rank): no Python loop per query. Defaults follow trec_eval: rank by score
 descending, ties broken by document id descending (as strings), the run's rank
-column ignored, queries only in the run ignored, grade >= 1 relevant. Introduced
-in ``11_evaluate_your_own_run``.
+column ignored, queries only in the run ignored, grade >= 1 relevant. Measures
+are named as ir_measures (``AP@10``) or trec_eval (``map_cut.10``) names them;
+:func:`summarize` gives the all-queries line. Introduced in
+``11_evaluate_your_own_run``.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+import reprlib
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,13 +25,14 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import check_choice
-from mapteach.metrics.batch import RankedEntries, batch_scores, ideal_ranking
-from mapteach.metrics.names import Measure, parse_measure
+from mapteach.metrics.batch import RankedEntries, batch_scores, ideal_ranking, ranks_within
+from mapteach.metrics.names import Measure, parse_measures
 from mapteach.metrics.options import (
     DENOMINATORS,
     MISSING,
     NO_RELEVANT,
     TIES,
+    Aggregate,
     Denominator,
     Missing,
     NoRelevant,
@@ -35,7 +41,7 @@ from mapteach.metrics.options import (
 from mapteach.metrics.ties import expected_scores
 from mapteach.runs.trec import as_qrels, as_run
 
-__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_scores"]
+__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_scores", "summarize"]
 
 DEFAULT_MEASURES: tuple[str, ...] = ("AP", "AP@10", "P@10", "R@100", "RR", "nDCG@10")
 
@@ -49,6 +55,8 @@ class _Options:
     missing: Missing
     threshold: int
     denominator: Denominator
+    max_results: int | None = None
+    judged_only: bool = False
 
     def __post_init__(self) -> None:
         check_choice(self.ties, TIES, name="ties")
@@ -68,6 +76,49 @@ class _Options:
                 f"relevance_threshold must be >= 1 (unjudged documents count as grade 0, so "
                 f"they would become relevant); got {threshold}."
             )
+        self._check_cut()
+
+    def _check_cut(self) -> None:
+        """Check ``max_results`` (trec_eval -M) and ``judged_only`` (trec_eval -J)."""
+        depth = self.max_results
+        if depth is not None:
+            if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
+                raise TypeError(
+                    "max_results must be a whole number of results per query (trec_eval -M) "
+                    f"or None; got {depth!r}."
+                )
+            if depth < 1:
+                raise ValueError(f"max_results must be >= 1; got {depth}.")
+            if self.ties == "expected":
+                raise ValueError(
+                    "max_results cuts each ranking at a fixed depth, which can split a group "
+                    "of tied scores, so ties='expected' cannot average over their orders; "
+                    "choose another ties option."
+                )
+        if not isinstance(self.judged_only, (bool, np.bool_)):
+            raise TypeError(f"judged_only must be True or False; got {self.judged_only!r}.")
+
+    def cut(
+        self,
+        order: np.ndarray,
+        query: np.ndarray,
+        grade: np.ndarray,
+        judged: np.ndarray,
+        n_queries: int,
+    ) -> np.ndarray:
+        """The rows of ``order`` (rank order) left after -M, then -J, as trec_eval applies them.
+
+        -M keeps each query's first ``max_results`` rows; -J drops unjudged rows,
+        and rows with a negative grade (trec_eval's "judged, but ignore").
+        """
+        if self.max_results is None and not self.judged_only:
+            return order
+        keep = np.ones(order.size, bool)
+        if self.max_results is not None:
+            keep &= ranks_within(query[order], n_queries) <= self.max_results
+        if self.judged_only:
+            keep &= judged[order] & (grade[order] >= 0)
+        return order[keep]
 
     def expected(
         self, entries: RankedEntries, sorted_score: np.ndarray, measures: Sequence[Measure]
@@ -78,9 +129,9 @@ class _Options:
         )
 
     def batch(self, entries: RankedEntries, measures: Sequence[Measure]) -> dict[str, np.ndarray]:
-        """Scores of a run sorted by (query, rank), from its positively graded entries."""
+        """Scores of a run sorted by (query, rank), from the entries the measures read."""
         return batch_scores(
-            entries.positive(), measures, threshold=self.threshold, denominator=self.denominator
+            entries.sparse(), measures, threshold=self.threshold, denominator=self.denominator
         )
 
 
@@ -150,8 +201,8 @@ def _scored_queries(run_queries: pd.Index, judged_queries: pd.Index, missing: Mi
     return (common if missing == "ignore" else judged_queries).sort_values()
 
 
-def _grades(rows: _RunRows, judgments: _Judgments) -> np.ndarray:
-    """The judged grade of each run row; 0 for unjudged documents."""
+def _grades(rows: _RunRows, judgments: _Judgments) -> tuple[np.ndarray, np.ndarray]:
+    """The judged grade of each run row (0 for unjudged documents), and whether it is judged."""
     n_docs = len(rows.doc_names)
     retrieved = judgments.doc >= 0  # judged documents the run never retrieved match nothing
     judged_key = (judgments.query * n_docs + judgments.doc)[retrieved]
@@ -159,11 +210,18 @@ def _grades(rows: _RunRows, judgments: _Judgments) -> np.ndarray:
     judged_key, grade_sorted = judged_key[order], judgments.grade[retrieved][order]
     run_key = rows.query * n_docs + rows.doc
     grade = np.zeros(run_key.size)
+    found = np.zeros(run_key.size, bool)
     if judged_key.size:
         position = np.minimum(np.searchsorted(judged_key, run_key), judged_key.size - 1)
         found = judged_key[position] == run_key
         grade[found] = grade_sorted[position[found]]
-    return grade
+    return grade, found
+
+
+def _n_nonrelevant(judgments: _Judgments, threshold: int, n_queries: int) -> np.ndarray:
+    """N of each query for Bpref: judged grades from 0 up to the threshold, retrieved or not."""
+    nonrelevant = (judgments.grade >= 0) & (judgments.grade < threshold)
+    return np.bincount(judgments.query, weights=nonrelevant, minlength=n_queries).astype(np.int64)
 
 
 def _tie_keys(rows: _RunRows, grade: np.ndarray, ties: Ties) -> tuple[np.ndarray, int]:
@@ -205,7 +263,7 @@ def _rank_order(
 
 
 def _conventions(
-    table: pd.DataFrame, measures: Sequence[Measure], no_relevant: NoRelevant
+    table: pd.DataFrame, measures: dict[str, Measure], no_relevant: NoRelevant
 ) -> pd.DataFrame:
     """Apply the choice for queries with no relevant document (R = 0)."""
     empty = table["R"] == 0
@@ -219,7 +277,7 @@ def _conventions(
         )
     if no_relevant == "skip":
         return table[~empty]
-    ap_columns = [m.name for m in measures if m.family == "AP"]
+    ap_columns = [name for name, m in measures.items() if m.family in ("AP", "GMAP")]
     table.loc[empty, ap_columns] = 1.0
     return table
 
@@ -246,9 +304,10 @@ def _frame(
     scores: dict[str, np.ndarray],
     r: np.ndarray,
     retrieved: np.ndarray,
-    names: Sequence[str],
+    measures: dict[str, Measure],
 ) -> pd.DataFrame:
-    table = pd.DataFrame({name: scores[parse_measure(name).name] for name in names}, index=index)
+    """One column per measure, named as the caller named it, then ``R`` and ``retrieved``."""
+    table = pd.DataFrame({name: scores[m.name] for name, m in measures.items()}, index=index)
     table["R"] = r
     table["retrieved"] = retrieved
     return table
@@ -257,13 +316,15 @@ def _frame(
 def evaluate(
     qrels: Any,
     run: Any,
-    measures: Sequence[str] = DEFAULT_MEASURES,
+    measures: str | Sequence[str] = DEFAULT_MEASURES,
     *,
     ties: Ties = "trec_eval",
     no_relevant: NoRelevant = "zero",
     missing: Missing = "ignore",
     relevance_threshold: int = 1,
     denominator: Denominator = "relevant",
+    max_results: int | None = None,
+    judged_only: bool = False,
 ) -> pd.DataFrame:
     """Evaluate a run against qrels, query by query, as trec_eval does.
 
@@ -275,12 +336,16 @@ def evaluate(
     run : path, file, DataFrame or dict
         Results: TREC ``qid Q0 docid rank score tag`` lines, a DataFrame with
         columns ``query_id, doc_id, score``, or ``{qid: {docid: score}}``.
-    measures : sequence of str
-        Measure names as ir_measures spells them: ``AP``, ``AP@10``, ``P@10``,
-        ``R@100``, ``RR``, ``nDCG@10``, ``Success@1`` ...
+    measures : str or sequence of str
+        Measure names as ir_measures spells them (``AP``, ``AP@10``, ``P@10``,
+        ``R@100``, ``RR``, ``nDCG@10``, ``Success@1``, ``Rprec``, ``Bpref``,
+        ``Judged@10``, ``NumRet``, ``NumRel``, ``NumRelRet``, ``GMAP``) or as
+        trec_eval does (``map``, ``P.10``, ``ndcg_cut.10``, ``bpref``, ``gm_map``
+        ...), each once; one string is one measure.
     ties : {"trec_eval", "input", "optimistic", "pessimistic", "expected"}
         How tied scores are ordered (trec_eval: document id descending), or
-        ``"expected"``: the exact mean over every order of each tied group.
+        ``"expected"``: the exact mean over every order of each tied group
+        (not for Bpref, nor with ``max_results``).
     no_relevant : {"zero", "skip", "one", "error"}
         A query with no relevant judgment: all measures 0 (trec_eval), left out,
         AP-type measures 1 (ml_metrics), or an error.
@@ -294,22 +359,32 @@ def evaluate(
         ``apk``) or the relevant documents retrieved within the cutoff (sklearn,
         torchmetrics ``top_k``), as :func:`mapteach.average_precision`. With
         ``ties="expected"`` only R and min(R, k), which no order of a tie changes.
+    max_results : int, optional
+        Score only the first ``max_results`` results of each query, in the order
+        ``ties`` gives (trec_eval ``-M``).
+    judged_only : bool, default False
+        Remove unjudged documents from each ranking before scoring, and those
+        with a negative grade, which trec_eval reads as "judged, but ignore"
+        (trec_eval ``-J``; after ``max_results``, as trec_eval applies them).
 
     Returns
     -------
     pandas.DataFrame
         Indexed by query id (sorted), one column per measure named exactly as
-        passed, plus ``R`` (relevant judged) and ``retrieved`` (list length).
-        ``table.mean()`` gives the means (MAP for ``AP``).
+        passed, plus ``R`` (relevant judged) and ``retrieved`` (results scored,
+        after ``max_results`` and ``judged_only``). ``table.mean()`` gives the
+        means (MAP for ``AP``); :func:`summarize` gives trec_eval's all-queries
+        line (sums for the counts, the geometric mean for ``GMAP``).
 
     Raises
     ------
     ValueError
         On malformed input (the message names the file and line, or the query
-        and document), unknown measures or options, or a run with no query in
-        common with the qrels.
+        and document), unknown or repeated measures, unknown options, or a run
+        with no query in common with the qrels.
     TypeError
-        If ``relevance_threshold`` is not an integer, or the inputs have the wrong type.
+        If ``relevance_threshold`` or ``max_results`` is not an integer, or the
+        inputs have the wrong type.
 
     Warns
     -----
@@ -322,15 +397,27 @@ def evaluate(
     --------
     >>> from mapteach.runs.evaluate import evaluate
     >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
-    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1, "d4": 0.05}}
     >>> evaluate(qrels, run, ["AP", "P@2"])  # AP = (1/1 + 2/3) / 2
-                AP  P@2  R  retrieved
+                    AP  P@2  R  retrieved
     query_id
-    q1        0.833333  0.5  2          3
+    q1        0.833333  0.5  2          4
+
+    trec_eval's names work too, and the columns keep them; ``-M 2`` and ``-J``:
+
+    >>> evaluate(qrels, run, ["map", "bpref"], max_results=2)  # d3 is cut
+              map  bpref  R  retrieved
+    query_id
+    q1        0.5    0.5  2          2
+    >>> evaluate(qrels, run, "num_ret", judged_only=True)  # d4 is unjudged
+              num_ret  R  retrieved
+    query_id
+    q1            3.0  2          3
     """
-    names = list(measures)
-    parsed = [parse_measure(name) for name in names]
-    options = _Options(ties, no_relevant, missing, relevance_threshold, denominator)
+    parsed = parse_measures(measures)
+    options = _Options(
+        ties, no_relevant, missing, relevance_threshold, denominator, max_results, judged_only
+    )
     judged, ranked = as_qrels(qrels), as_run(run)
     run_query, run_queries = _codes(ranked["query_id"])
     judged_query, judged_queries = _codes(judged["query_id"])
@@ -340,38 +427,233 @@ def evaluate(
     judgments = _Judgments.of(
         judged, queries.get_indexer(judged_queries)[judged_query], rows.doc_names
     )
-    grade = _grades(rows, judgments)
+    grade, has_judgment = _grades(rows, judgments)
     order = _rank_order(rows.query, rows.score, *_tie_keys(rows, grade, options.ties), n_queries)
+    order = options.cut(order, rows.query, grade, has_judgment, n_queries)
     relevant = judgments.grade >= options.threshold
     r = np.bincount(judgments.query, weights=relevant, minlength=n_queries)
+    reads_judged = any(measure.reads_judged for measure in parsed.values())
     entries = RankedEntries.from_sorted_rows(
-        rows.query[order], grade[order], r, judgments.query, np.maximum(judgments.grade, 0)
+        rows.query[order],
+        grade[order],
+        r,
+        judgments.query,
+        np.maximum(judgments.grade, 0),
+        judged=has_judgment[order] if reads_judged else None,
+        n_nonrelevant=(
+            _n_nonrelevant(judgments, options.threshold, n_queries) if reads_judged else None
+        ),
     )
+    wanted = list(parsed.values())
     scores = (
-        options.expected(entries, rows.score[order], parsed)
+        options.expected(entries, rows.score[order], wanted)
         if options.ties == "expected"
-        else options.batch(entries, parsed)
+        else options.batch(entries, wanted)
     )
-    retrieved = np.bincount(rows.query, minlength=n_queries)
-    table = _frame(pd.Index(queries, name="query_id"), scores, r.astype(np.int64), retrieved, names)
+    index = pd.Index(queries, name="query_id")
+    table = _frame(index, scores, r.astype(np.int64), entries.n_retrieved, parsed)
     return _conventions(table, parsed, options.no_relevant)
 
 
+def summarize(
+    table: pd.DataFrame,
+    measures: str | Sequence[str] | None = None,
+    *,
+    aggregate: Aggregate = "mean",
+) -> pd.Series:
+    """The value over all queries of each measure column: trec_eval's ``all`` line.
+
+    The arithmetic mean (MAP for ``AP``), or with ``aggregate="gm"`` the
+    geometric mean, each value floored at 1e-5 (trec_eval's ``gm_map`` for
+    ``AP``). ``GMAP`` columns always take the geometric mean; the counts
+    (``NumRet``, ``NumRel``, ``NumRelRet``) are summed, as trec_eval prints them.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        As :func:`evaluate` or :func:`evaluate_scores` return it.
+    measures : str or sequence of str, optional
+        The measure columns to summarise. Default: every column but ``R`` and
+        ``retrieved``.
+    aggregate : {"mean", "gm"}, default "mean"
+        How the per-query values of the measures that are not counts combine.
+
+    Returns
+    -------
+    pandas.Series
+        One value per measure, named ``all``; NaN for a table with no query.
+
+    Raises
+    ------
+    ValueError
+        If a measure has no column in ``table``, or a name or ``aggregate`` is unknown.
+
+    Examples
+    --------
+    >>> from mapteach.runs.evaluate import evaluate, summarize
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> run = {"q1": {"a": 1.0}, "q2": {"c": 2.0, "b": 1.0}}  # AP 1 and 1/2
+    >>> table = evaluate(qrels, run, ["AP", "gm_map", "num_ret"])
+    >>> summarize(table).round(4).to_dict()  # gm_map = sqrt(1 * 1/2)
+    {'AP': 0.75, 'gm_map': 0.7071, 'num_ret': 3.0}
+    >>> summarize(table, "AP", aggregate="gm").round(4).to_dict()
+    {'AP': 0.7071}
+    """
+    columns = [column for column in table.columns if column not in ("R", "retrieved")]
+    parsed = parse_measures(columns if measures is None else measures)
+    absent = [name for name in parsed if name not in columns]
+    if absent:
+        raise ValueError(
+            f"the table has no column {absent[0]!r}; its measure columns are {columns}."
+        )
+    return pd.Series(
+        {
+            name: measure.over_queries(table[name].to_numpy(dtype=float), aggregate=aggregate)
+            for name, measure in parsed.items()
+        },
+        name="all",
+        dtype=float,
+    )
+
+
 def _matrix(values: ArrayLike, name: str) -> np.ndarray:
+    """``values`` as a 2-D array of numbers, booleans or Python objects (checked later)."""
     array = np.asarray(values)
     if array.ndim != 2:
         raise ValueError(
             f"{name} must be a 2-D (queries x candidates) array; got shape {array.shape}."
         )
-    if array.dtype.kind not in "biuf":
+    if array.dtype.kind not in "biufO":
         raise TypeError(f"{name} must be numeric or boolean; got dtype {array.dtype}.")
-    bad = ~np.isfinite(array) if array.dtype.kind == "f" else np.zeros(array.shape, bool)
-    if bad.any():
-        row, column = np.argwhere(bad)[0]
-        raise ValueError(
-            f"{name}[{row}, {column}] is {array[row, column]}; every {name} value must be finite."
-        )
     return array
+
+
+def _missing_id(value: Any) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def _ids(values: Any, size: int, name: str, what: str, axis: str) -> list[Any]:
+    """One id per row (or column): present, a string or an integer, and each used once."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, pd.Index)):
+        raise TypeError(f"{name} must be a sequence of ids, one per {what}; got {values!r}.")
+    ids = list(values)
+    if len(ids) != size:
+        raise ValueError(
+            f"{name} has {len(ids)} ids but the matrices have {size} {axis}; give one id per "
+            f"{what}."
+        )
+    first: dict[Any, int] = {}
+    for index, value in enumerate(ids):
+        if _missing_id(value):
+            raise ValueError(f"{name}[{index}] is missing ({value!r}); every {what} needs an id.")
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, numbers.Integral)):
+            raise TypeError(
+                f"{name}[{index}] is {value!r} ({type(value).__name__}); ids must be strings "
+                "or integers."
+            )
+        if value in first:
+            raise ValueError(
+                f"{name}[{index}] repeats {value!r} from {name}[{first[value]}]; each {what} "
+                "needs its own id."
+            )
+        first[value] = index
+    return ids
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """The ids of a matrix's rows and columns, to name a cell in a message."""
+
+    query_ids: list[Any] | None
+    doc_ids: list[Any] | None
+
+    def name(self, matrix: str, row: int, column: int, value: Any) -> str:
+        """Such as ``relevance[0, 2] is 0.5 (query 'q1', document 'd3')``."""
+        query = row if self.query_ids is None else self.query_ids[row]
+        doc = column if self.doc_ids is None else self.doc_ids[column]
+        shown = reprlib.repr(int(value)) if isinstance(value, numbers.Integral) else str(value)
+        return f"{matrix}[{row}, {column}] is {shown} (query {query!r}, document {doc!r})"
+
+
+def _first(bad: np.ndarray) -> tuple[int, int]:
+    row, column = np.argwhere(bad)[0]
+    return int(row), int(column)
+
+
+def _objects(array: np.ndarray, matrix: str, cells: _Cells) -> None:
+    """Raise a TypeError naming the first cell of an object array that is not a number."""
+    for (row, column), value in np.ndenumerate(array):
+        if isinstance(value, (str, bytes)) or not isinstance(value, numbers.Real):
+            where = cells.name(matrix, row, column, repr(value))
+            raise TypeError(f"{where}; {matrix} must hold numbers or booleans.")
+
+
+def _to_float(value: Any) -> float:
+    """``float(value)``, or inf for an integer too large for a 64-bit float."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def _score_matrix(array: np.ndarray, cells: _Cells) -> np.ndarray:
+    """The scores as finite 64-bit floats; raise naming the first cell that is not one."""
+    if array.dtype == object:
+        _objects(array, "scores", cells)
+        score = np.vectorize(_to_float, otypes=[np.float64])(array)
+    else:
+        with np.errstate(over="ignore"):
+            score = array.astype(np.float64, copy=False)
+    bad = ~np.isfinite(score)
+    if bad.any():
+        row, column = _first(bad)
+        value = array[row, column]
+        overflows = isinstance(value, numbers.Integral) or bool(np.isfinite(value))
+        reason = "overflows a 64-bit float" if overflows else "is not finite"
+        raise ValueError(
+            f"{cells.name('scores', row, column, value)}; every score must be a finite number, "
+            f"and this one {reason}."
+        )
+    return score
+
+
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _grade_problem(value: Any) -> str | None:
+    """Why ``value`` (a real number) cannot be a relevance grade, or None if it can."""
+    if isinstance(value, numbers.Integral):
+        return None if _INT64[0] <= int(value) <= _INT64[1] else "is outside the int64 range"
+    number = _to_float(value)
+    if not math.isfinite(number):
+        return "is not finite"
+    if not number.is_integer():
+        return "is not a whole number (it would silently count as a grade below 1)"
+    return None if _INT64[0] <= number < 2.0**63 else "is outside the int64 range"
+
+
+def _grade_matrix(array: np.ndarray, cells: _Cells) -> np.ndarray:
+    """The grades, each a whole number within int64 (kept in their dtype, objects as int64);
+    raise naming the first cell that is not."""
+    if array.dtype == object:
+        _objects(array, "relevance", cells)
+        bad = np.vectorize(lambda value: _grade_problem(value) is not None, otypes=[bool])(array)
+    elif array.dtype.kind == "u":
+        bad = array > _INT64[1]
+    elif array.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(array) | (array != np.floor(array))
+            bad |= (array < _INT64[0]) | (array >= 2.0**63)
+    else:
+        bad = np.zeros(array.shape, bool)
+    if bad.any():
+        row, column = _first(bad)
+        value = array[row, column]
+        raise ValueError(
+            f"{cells.name('relevance', row, column, value)}, which {_grade_problem(value)}; "
+            "relevance grades must be whole numbers, such as 0 (non-relevant), 1 and 2."
+        )
+    return array.astype(np.int64) if array.dtype == object else array
 
 
 def _totals(n_relevant: ArrayLike, hits: np.ndarray) -> np.ndarray:
@@ -391,33 +673,41 @@ def _totals(n_relevant: ArrayLike, hits: np.ndarray) -> np.ndarray:
     return totals
 
 
-def _matrices(scores: ArrayLike, relevance: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """Scores as float64 and relevance as given, both checked and of the same shape."""
-    score = _matrix(scores, "scores").astype(np.float64, copy=False)
-    grade = _matrix(relevance, "relevance")
-    if score.shape != grade.shape:
+def _matrices(
+    scores: ArrayLike, relevance: ArrayLike, query_ids: Any, doc_ids: Any
+) -> tuple[np.ndarray, np.ndarray, _Cells]:
+    """Scores as finite float64 and whole-number grades, of the same shape, and the cells' ids."""
+    score_array, grade_array = _matrix(scores, "scores"), _matrix(relevance, "relevance")
+    if score_array.shape != grade_array.shape:
         raise ValueError(
-            f"scores has shape {score.shape} but relevance has shape {grade.shape}; "
-            "they must match, one row per query and one column per candidate."
+            f"scores has shape {score_array.shape} but relevance has shape "
+            f"{grade_array.shape}; they must match, one row per query and one column per "
+            "candidate."
         )
-    return score, grade
+    n_queries, n_candidates = score_array.shape
+    cells = _Cells(
+        None if query_ids is None else _ids(query_ids, n_queries, "query_ids", "query", "rows"),
+        None if doc_ids is None else _ids(doc_ids, n_candidates, "doc_ids", "candidate", "columns"),
+    )
+    return _score_matrix(score_array, cells), _grade_matrix(grade_array, cells), cells
 
 
 def _matrix_order(
-    score: np.ndarray, grade: np.ndarray, ties: Ties, doc_ids: Sequence[str] | None
+    score: np.ndarray, grade: np.ndarray, ties: Ties, doc_ids: list[Any] | None
 ) -> np.ndarray:
-    """Each row's candidate columns, best first, ties ordered as ``ties`` says."""
-    n_candidates = score.shape[1]
-    if doc_ids is None:
-        doc_ids = [str(column) for column in range(n_candidates)]
-    if len(doc_ids) != n_candidates:
-        raise ValueError(f"doc_ids has {len(doc_ids)} names for {n_candidates} candidates.")
+    """Each row's candidate columns, best first, ties ordered as ``ties`` says.
+
+    Document ids are compared as strings, as trec_eval compares docnos; by
+    default they are the column numbers.
+    """
     if ties in ("input", "expected"):
         return np.argsort(-score, axis=1, kind="stable")
+    ids = range(score.shape[1]) if doc_ids is None else doc_ids
+    names = np.array([str(doc) for doc in ids], dtype=object)
     if ties == "trec_eval":  # columns in docno-descending order, then a stable sort
-        by_doc = np.argsort(np.asarray(doc_ids, dtype=object))[::-1]
+        by_doc = np.argsort(names)[::-1]
         return by_doc[np.argsort(-score[:, by_doc], axis=1, kind="stable")]
-    doc_rank = np.argsort(np.argsort(np.asarray(doc_ids, dtype=object)))
+    doc_rank = np.argsort(np.argsort(names))
     docs = np.broadcast_to(-doc_rank, score.shape)
     level = grade.astype(np.float64)
     return np.lexsort((docs, -level if ties == "optimistic" else level, -score), axis=1)
@@ -449,34 +739,48 @@ def _matrix_entries(
     judged_gain: np.ndarray,
     *,
     every_row: bool,
+    n_nonrelevant: np.ndarray | None,
 ) -> RankedEntries:
-    """Entries of a matrix of grades in rank order: every cell, or only the positive ones."""
-    if every_row:
-        n_queries, n_candidates = ranked.shape
+    """Entries of a matrix of grades in rank order: every cell, or only the positive ones.
+
+    With ``n_nonrelevant`` (for Bpref and Judged) every cell is an entry, and judged.
+    """
+    n_queries, n_candidates = ranked.shape
+    if every_row or n_nonrelevant is not None:
         query = np.repeat(np.arange(n_queries), n_candidates)
-        return RankedEntries.from_sorted_rows(query, ranked.ravel(), r, judged_query, judged_gain)
+        return RankedEntries.from_sorted_rows(
+            query,
+            ranked.ravel(),
+            r,
+            judged_query,
+            judged_gain,
+            judged=None if n_nonrelevant is None else np.ones(query.size, bool),
+            n_nonrelevant=n_nonrelevant,
+        )
     rows, columns = np.nonzero(ranked > 0)
     ideal_query, ideal_gain = ideal_ranking(judged_query, judged_gain)
     return RankedEntries(
         query=rows,
         rank=columns + 1,
         grade=ranked[rows, columns].astype(float),
-        n_queries=ranked.shape[0],
+        n_queries=n_queries,
         n_relevant=r,
         ideal_query=ideal_query,
         ideal_gain=ideal_gain,
+        n_retrieved=np.full(n_queries, n_candidates),
     )
 
 
 def evaluate_scores(
     scores: ArrayLike,
     relevance: ArrayLike,
-    measures: Sequence[str] = DEFAULT_MEASURES,
+    measures: str | Sequence[str] = DEFAULT_MEASURES,
     *,
     ties: Ties = "input",
     no_relevant: NoRelevant = "zero",
     relevance_threshold: int = 1,
     doc_ids: Sequence[str] | None = None,
+    query_ids: Sequence[Any] | None = None,
     n_relevant: ArrayLike | None = None,
     denominator: Denominator = "relevant",
 ) -> pd.DataFrame:
@@ -490,19 +794,25 @@ def evaluate_scores(
     Parameters
     ----------
     scores : array of shape (n_queries, n_candidates)
-        Similarities, higher is better; finite.
+        Similarities, higher is better; finite 64-bit floats.
     relevance : array of the same shape
-        Boolean or integer grades; every candidate is judged.
-    measures : sequence of str
+        Boolean or whole-number grades (0.0, 1.0 are fine; 0.5 is not); every
+        candidate is judged, so Judged@k is 1 and Bpref's N counts the row's
+        grades from 0 up to the threshold.
+    measures : str or sequence of str
         As :func:`evaluate`.
     ties : {"input", "trec_eval", "optimistic", "pessimistic", "expected"}, default "input"
         Tied scores keep the candidates' column order (a stable sort, as
         article 003 advises); ``"trec_eval"`` orders them by ``doc_ids``
-        (default the column numbers as strings) descending.
+        (default the column numbers) descending, as strings.
     no_relevant, relevance_threshold, denominator
         As :func:`evaluate`.
     doc_ids : sequence of str, optional
-        Candidate names, used only by ``ties="trec_eval"``.
+        Candidate names, one per column, each once: the order of ties under
+        ``ties="trec_eval"``, and the names in error messages.
+    query_ids : sequence of str or int, optional
+        Query names, one per row, each once: the index of the result. Default:
+        the row numbers.
     n_relevant : array of int, optional
         R per query when some relevant documents are not among the candidates
         (never retrieved). They count in R, and with gain 1 in nDCG's ideal
@@ -515,6 +825,16 @@ def evaluate_scores(
         One row per matrix row (index ``query``), one column per measure, plus
         ``R`` and ``retrieved`` (the number of candidates).
 
+    Raises
+    ------
+    ValueError
+        If a score is not finite (or overflows a 64-bit float), a grade is not
+        a whole number within int64, an id is missing or repeated, or the shapes
+        disagree; the message names the cell's row and column, and their ids.
+    TypeError
+        If a matrix holds something other than numbers, or an id is neither a
+        string nor an integer.
+
     Examples
     --------
     >>> import numpy as np
@@ -526,23 +846,40 @@ def evaluate_scores(
     query
     0      1.000000  1.000000  2          3
     1      0.333333  0.333333  1          3
+    >>> evaluate_scores(scores, [[1, 0, 0.5], [1, 0, 0]], "AP")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: relevance[0, 2] is 0.5 (query 0, document 2), which is not a whole number ...
     """
-    names = list(measures)
-    parsed = [parse_measure(name) for name in names]
+    parsed = parse_measures(measures)
     options = _Options(ties, no_relevant, "ignore", relevance_threshold, denominator)
-    score, grade = _matrices(scores, relevance)
+    score, grade, cells = _matrices(scores, relevance, query_ids, doc_ids)
     n_queries, n_candidates = score.shape
-    order = _matrix_order(score, grade, options.ties, doc_ids)
+    order = _matrix_order(score, grade, options.ties, cells.doc_ids)
     ranked = np.take_along_axis(grade, order, axis=1)
     r, judged_query, judged_gain = _matrix_judgments(grade, options.threshold, n_relevant)
     expected = options.ties == "expected"
-    entries = _matrix_entries(ranked, r, judged_query, judged_gain, every_row=expected)
+    reads_judged = any(measure.reads_judged for measure in parsed.values())
+    entries = _matrix_entries(
+        ranked,
+        r,
+        judged_query,
+        judged_gain,
+        every_row=expected,
+        n_nonrelevant=(
+            ((grade >= 0) & (grade < options.threshold)).sum(axis=1) if reads_judged else None
+        ),
+    )
+    wanted = list(parsed.values())
     result = (
-        options.expected(entries, np.take_along_axis(score, order, axis=1).ravel(), parsed)
+        options.expected(entries, np.take_along_axis(score, order, axis=1).ravel(), wanted)
         if expected
-        else options.batch(entries, parsed)
+        else options.batch(entries, wanted)
     )
-    table = _frame(
-        pd.RangeIndex(n_queries, name="query"), result, r, np.full(n_queries, n_candidates), names
+    index = (
+        pd.RangeIndex(n_queries, name="query")
+        if cells.query_ids is None
+        else pd.Index(cells.query_ids, name="query")
     )
+    table = _frame(index, result, r, np.full(n_queries, n_candidates), parsed)
     return _conventions(table, parsed, options.no_relevant)

@@ -1,0 +1,126 @@
+"""Binary preference (bpref): how often judged relevant documents precede judged non-relevant ones.
+
+Buckley and Voorhees (SIGIR 2004) built bpref for incomplete judgments: it reads
+only judged documents, so a run is not punished for retrieving documents nobody
+judged. This is trec_eval's ``bpref``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from mapteach.metrics._sums import sum_in_rank_order
+from mapteach.metrics._validation import as_labels, as_n_relevant
+
+__all__ = ["bpref"]
+
+
+def _judged_flags(judged: ArrayLike | None, y: np.ndarray) -> np.ndarray:
+    """The judged flag of each rank (default: every rank), checked against the labels."""
+    if judged is None:
+        return np.ones(y.size, bool)
+    flags = as_labels(judged, name="judged")
+    if flags.size != y.size:
+        raise ValueError(
+            f"judged has {flags.size} flags for {y.size} labels; give one flag per rank."
+        )
+    unjudged_hits = np.flatnonzero(y & ~flags)
+    if unjudged_hits.size:
+        index = int(unjudged_hits[0])
+        raise ValueError(
+            f"labels[{index}] (rank {index + 1}) is relevant but judged[{index}] is False; "
+            "a relevant document is judged."
+        )
+    return flags
+
+
+def _n_nonrelevant(n_nonrelevant: int | None, in_list: int) -> int:
+    """N, the judged non-relevant documents of the query, defaulting to those in the list."""
+    if n_nonrelevant is None:
+        return in_list
+    if isinstance(n_nonrelevant, (bool, np.bool_)) or not isinstance(
+        n_nonrelevant, numbers.Integral
+    ):
+        raise TypeError(
+            "n_nonrelevant must be a whole number (the query's judged non-relevant "
+            f"documents, retrieved or not) or None; got {n_nonrelevant!r}."
+        )
+    if n_nonrelevant < in_list:
+        raise ValueError(
+            f"n_nonrelevant={n_nonrelevant} is smaller than the {in_list} judged non-relevant "
+            "documents in the ranked list; N counts every judged non-relevant document of the "
+            "query, retrieved or not."
+        )
+    return int(n_nonrelevant)
+
+
+def bpref(
+    labels: ArrayLike,
+    *,
+    judged: ArrayLike | None = None,
+    n_relevant: int | None = None,
+    n_nonrelevant: int | None = None,
+) -> float:
+    """Binary preference of one ranked list, as trec_eval's ``bpref``.
+
+    For each relevant document retrieved, count n, the judged non-relevant
+    documents ranked above it; it scores 1 - min(n, R) / min(N, R), where R is
+    the query's relevant documents and N its judged non-relevant ones (both
+    retrieved or not), and 1 when n = 0. bpref is the sum over R. Unjudged
+    documents are skipped: they are neither relevant nor non-relevant. A query
+    with R = 0 scores 0.0.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    judged : sequence of {0, 1} or bool, optional
+        Whether each result has a judgment (a trec_eval grade >= 0). Default:
+        every result is judged, so every 0 is judged non-relevant.
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``.
+    n_nonrelevant : int, optional
+        N, the query's judged non-relevant documents, retrieved or not. Default:
+        the judged non-relevant results in the list.
+
+    Returns
+    -------
+    float
+        bpref in [0, 1].
+
+    Raises
+    ------
+    TypeError
+        If ``labels`` or ``judged`` is not a sequence, or R or N is not an integer.
+    ValueError
+        If a label or flag is not 0/1, ``judged`` has another length, a relevant
+        result is flagged unjudged, or R or N is smaller than the list shows.
+
+    Examples
+    --------
+    Three relevant and two judged non-relevant documents, so min(N, R) = 2:
+
+    >>> from mapteach.metrics.bpref import bpref
+    >>> bpref([1, 0, 1, 0, 1])  # (1 + (1 - 1/2) + (1 - 2/2)) / 3
+    0.5
+
+    The unjudged document at rank 2 is skipped, not counted as non-relevant:
+
+    >>> bpref([1, 0, 1], judged=[1, 0, 1], n_nonrelevant=4)  # (1 + 1) / 2
+    1.0
+    >>> bpref([0, 1], n_relevant=2, n_nonrelevant=1)  # (1 - 1/1) / 2: the rest missed
+    0.0
+    """
+    y = as_labels(labels)
+    flags = _judged_flags(judged, y)
+    r = as_n_relevant(n_relevant, int(y.sum()))
+    nonrelevant = flags & ~y
+    n = _n_nonrelevant(n_nonrelevant, int(nonrelevant.sum()))
+    if r == 0:
+        return 0.0
+    above = np.cumsum(nonrelevant)[y]  # judged non-relevant ranked above each relevant one
+    shares = 1.0 - np.minimum(above, r) / max(min(n, r), 1)  # n = 0 above scores 1 - 0 = 1
+    return sum_in_rank_order(shares) / r
