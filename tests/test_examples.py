@@ -85,3 +85,16 @@ def test_every_example_is_well_formed():
         else:
             assert isinstance(example, MapExample)
             assert len(example.per_query()) == len(example.queries)
+
+
+def test_an_invented_ranking_is_marked_and_shown_as_invented():
+    invented = [name for name, e in EXAMPLES.items() if getattr(e, "invented", False)]
+    assert invented == ["000_second_query"]  # article 000 gives only its AP, 0.75
+    example = get_example("000_second_query")
+    assert "invented" in example.title and "INVENTED" in example.note
+    per_query = get_example("000_two_queries").per_query()
+    assert per_query["labels from"].tolist() == [
+        "article",
+        "invented (the article gives only the values)",
+    ]
+    assert (get_example("003_abc").per_query()["labels from"] == "article").all()

@@ -78,6 +78,10 @@ class RankingExample:
         What the learner should notice.
     docs : tuple of str
         The article's document names in ranked order, where it gives them.
+    invented : bool
+        True when the article printed only the values, not the ranking: the
+        labels were then made up here to have those values, and the workbook
+        must say so.
     """
 
     name: str
@@ -89,6 +93,7 @@ class RankingExample:
     printed: Mapping[str, str] = field(default_factory=dict)
     note: str = ""
     docs: tuple[str, ...] = ()
+    invented: bool = False
 
     @property
     def ap(self) -> float:
@@ -133,13 +138,21 @@ class MapExample:
         )
 
     def per_query(self) -> pd.DataFrame:
-        """One row per query: its name, labels, R and AP."""
+        """One row per query: its name, labels, R, AP, and where the labels come from.
+
+        ``labels from`` is ``"article"``, or ``"invented (the article gives only
+        the values)"`` for a ranking made up to match the article's printed values.
+        """
         return pd.DataFrame(
             {
                 "query": [query.name for query in self.queries],
                 "labels": [list(query.labels) for query in self.queries],
                 "R": [query.n_relevant for query in self.queries],
                 "AP": [query.ap for query in self.queries],
+                "labels from": [
+                    "invented (the article gives only the values)" if query.invented else "article"
+                    for query in self.queries
+                ],
             }
         )
 
@@ -225,13 +238,17 @@ _SINGLE = (
     ),
     RankingExample(
         "000_second_query",
-        "A second query with AP 0.75 (the article gives only the AP; this ranking has it)",
+        "A second query with AP 0.75 (ranking invented here: the article gives only the AP)",
         "000",
         "2.3",
         (1, 0, 0, 1),
         2,
         {"AP": "0.75"},
-        note="The article states AP = 0.75 without a ranking; relevant at ranks 1 and 4 gives it.",
+        note=(
+            "INVENTED: the article states AP = 0.75 without a ranking; this list "
+            "(relevant at ranks 1 and 4, R = 2) is made up here to have that AP."
+        ),
+        invented=True,
     ),
     RankingExample(
         "001_legal",

@@ -1,0 +1,226 @@
+"""The articles' slips: quoted verbatim, checked by computation, taught where they belong.
+
+Also the reporting helpers the notebooks show beside them (p-values, effect size,
+winners with ties, audit costs).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import average_precision_score
+
+from mapteach import average_precision, get_example, ndcg_at_k, precision_at_k
+from mapteach.runs.compare import paired_randomization_test
+from mapteach.runs.conventions import audit_setups
+from mapteach.teaching.reporting import (
+    audit_costs,
+    best_by_measure,
+    format_p_value,
+    paired_effect,
+)
+from mapteach.teaching.slips import SLIPS, Slip, get_slip, head_blind_spot_pair, slips_table
+
+SEEDS = Path(__file__).parents[2] / "shared" / "seeds"
+NOTEBOOKS = Path(__file__).parents[1] / "notebooks"
+
+
+def _seed_texts() -> dict[str, str]:
+    if not SEEDS.is_dir() or not list(SEEDS.glob("*.txt")):
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"the articles' text is missing: {SEEDS} (required under CI=true)")
+        pytest.skip(f"the articles' text is not beside the repository ({SEEDS})")
+    return {path.name[:3]: path.read_text(encoding="utf-8") for path in SEEDS.glob("*.txt")}
+
+
+@pytest.mark.parametrize("name", list(SLIPS))
+def test_every_quote_is_verbatim_in_its_article(name):
+    slip = SLIPS[name]
+    texts = _seed_texts()
+    assert slip.article in texts, f"no text for article {slip.article}"
+    assert slip.quote in texts[slip.article], f"{name}: quote not found verbatim in {slip.article}"
+
+
+@pytest.mark.parametrize("name", list(SLIPS))
+def test_every_slip_is_complete_and_computed(name):
+    slip = SLIPS[name]
+    assert isinstance(slip, Slip) and slip.name == name
+    assert slip.article in {"000", "001", "003"}
+    assert slip.section and slip.quote and slip.gloss and slip.printed and slip.verdict
+    values = slip.values()
+    assert values and all(math.isfinite(value) for value in values.values())
+    assert "nan" not in slip.finding.lower()
+    assert slip.quote in str(slip) and slip.quote in slip._repr_markdown_()
+
+
+@pytest.mark.parametrize("name", list(SLIPS))
+def test_every_slip_is_shown_in_its_notebook(name):
+    slip = SLIPS[name]
+    (path,) = NOTEBOOKS.glob(f"{slip.notebook}_*.ipynb")
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
+    assert f'SLIPS["{name}"]' in code, f"{name} is not shown in {path.name}"
+
+
+def test_slips_are_read_only_and_named():
+    with pytest.raises(TypeError):
+        SLIPS["new"] = SLIPS["001_gap"]  # type: ignore[index]
+    with pytest.raises(ValueError, match="001_gap"):
+        get_slip("nope")
+    table = slips_table()
+    assert list(table.index) == list(SLIPS)
+    assert list(table.columns) == [
+        "article",
+        "section",
+        "quote",
+        "gloss",
+        "printed",
+        "verdict",
+        "finding",
+        "notebook",
+    ]
+    assert list(slips_table("001_gap", "003_p_at_5").index) == ["001_gap", "003_p_at_5"]
+    assert set(slips_table(notebook="08").index) == {
+        "000_mrr_range",
+        "000_ndcg_range",
+        "001_ndcg_sensitive",
+    }
+
+
+def test_001_gap_is_0_3296_and_the_printed_gap_comes_from_the_wrong_0_48():
+    values = SLIPS["001_gap"].values()
+    assert round(values["gap"], 4) == 0.3296
+    assert round(values["legal_ap"] - values["late_ap"], 4) == 0.3296
+    assert round(values["printed_gap"], 2) == float(SLIPS["001_gap"].printed)
+    late = SLIPS["001_late_ap"].values()
+    assert round(late["slip"], 2) == float(SLIPS["001_late_ap"].printed)
+    assert round(late["ap"], 4) == 0.2815
+
+
+def test_003_p_at_5_is_0_6_and_r_at_5_is_1():
+    values = SLIPS["003_p_at_5"].values()
+    assert values == {"hits_in_top_5": 3.0, "P@5": 0.6, "R@5": 1.0}
+
+
+@pytest.mark.parametrize("name", ["000_mrr_range", "000_ndcg_range"])
+def test_ranges_are_closed_at_0(name):
+    values = SLIPS[name].values()
+    assert values["no_relevant_result"] == 0.0
+    assert values["best"] == 1.0
+
+
+def test_ndcg_moves_less_than_ap_on_001s_binary_lists():
+    values = SLIPS["001_ndcg_sensitive"].values()
+    assert round(values["ndcg_gap"], 4) == 0.0441
+    assert round(values["ap_gap"], 4) == 0.0655
+    a, b = get_example("001_model_a"), get_example("001_model_b")
+    assert values["ndcg_gap"] == pytest.approx(ndcg_at_k(b.labels, 10) - ndcg_at_k(a.labels, 10))
+
+
+def test_head_blind_spot_ap_is_top_heavy_yet_two_moves_can_cancel():
+    values = SLIPS["003_head_blind_spot"].values()
+    assert round(values["deep_ap"], 3) == 0.051
+    assert values["top_ap"] == 1.0
+    pair = head_blind_spot_pair()
+    assert {len(labels) for labels in pair.values()} == {100}
+    assert sum(pair["before"]) == sum(pair["after"]) == 5
+    change = average_precision(pair["after"]) - average_precision(pair["before"])
+    assert abs(change) < 0.001 and change == pytest.approx(values["pair_ap_change"])
+    assert precision_at_k(pair["after"], 3) < precision_at_k(pair["before"], 3)
+    assert ndcg_at_k(pair["after"], 10) < ndcg_at_k(pair["before"], 10)
+
+
+@pytest.mark.parametrize("name", ["001_calculate_map", "000_hit_count"])
+def test_hits_equal_r_only_when_every_relevant_document_was_retrieved(name):
+    values = SLIPS[name].values()
+    assert values["A_hits"] == pytest.approx(values["A_R"])
+    assert round(values["B_hits"], 4) == 0.8333
+    assert round(values["B_R"], 4) == round(get_example("003_b").ap, 4) == 0.5556
+
+
+def test_sklearn_pools_a_flat_list_whatever_average_says():
+    labels = np.array([get_example(name).labels for name in ("003_a", "003_b", "003_c")])
+    scores = np.tile(np.arange(8, 0, -1, dtype=float), (3, 1))
+    pooled = average_precision_score(labels.ravel(), scores.ravel())
+    values = SLIPS["001_sklearn_micro"].values()
+    for mode in ("macro", "micro", "samples", "weighted"):
+        assert values[f"flat list, average={mode!r}"] == pytest.approx(pooled)
+    assert round(pooled, 4) == 0.4931
+    assert round(values["MAP"], 4) == 0.5602
+    assert round(values["2-D default (macro)"], 4) == 0.3333
+
+
+# --- reporting helpers ------------------------------------------------------------
+
+
+def test_format_p_value_reports_a_bound_when_no_sample_was_as_extreme():
+    rng = np.random.default_rng(1)
+    deltas = rng.normal(0.05, 0.01, size=200)  # every query better: nothing is as extreme
+    p = paired_randomization_test(deltas, n_permutations=2_000)
+    assert format_p_value(p, 2_000) == "p < 1/2,000"
+    assert format_p_value(3 / 2_001, 2_000) == "p = 0.0015"
+    assert format_p_value(0.041) == "p = 0.041"
+    assert format_p_value(0.25, 2_000) == "p = 0.25"  # not of the form (x + 1) / (N + 1) = 1/..
+    for bad in (0, -0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError):
+            format_p_value(bad)
+    with pytest.raises(ValueError):
+        format_p_value(0.5, 0)
+
+
+def test_paired_effect_separates_size_from_count():
+    effect = paired_effect([0.5, 0.5, 0.6, 0.4], [0.51, 0.5, 0.61, 0.38])
+    assert effect["mean delta (B - A)"] == pytest.approx(0.0)
+    assert (effect["B better"], effect["B worse"], effect["same"]) == (2, 1, 1)
+    assert effect["relative change"] == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError):
+        paired_effect([0.1, 0.2], [0.1])
+
+
+def test_best_by_measure_names_ties():
+    table = pd.DataFrame(
+        {"R@10": [1.0, 1.0, 0.25], "RR": [1.0, 0.5, 0.3], "AP": [0.5, 0.6, 0.1]},
+        index=["first", "steady", "one"],
+    )
+    best = best_by_measure(table)
+    assert best.loc["R@10", "best"] == "first = steady" and best.loc["R@10", "tie"]
+    assert best.loc["RR", "best"] == "first" and not best.loc["RR", "tie"]
+    assert best.loc["AP", "best"] == "steady"
+    assert table.idxmax()["R@10"] == "first"  # what the notebook used to show
+
+
+def test_audit_costs_in_turn_add_up_and_alone_can_differ():
+    qrels = {
+        "A": {"d1": 1, "d3": 1, "d4": 1},
+        "B": {"d1": 1, "d3": 1, "missed": 1},
+        "ties": {"t1": 1, "t2": 1, "t3": 0, "t4": 0},
+        "empty": {"e1": 0},
+    }
+    run = {
+        "A": {f"d{i}": 9.0 - i for i in range(1, 9)},
+        "B": {f"d{i}": 9.0 - i for i in range(1, 9)},
+        "ties": {f"t{i}": 1.0 for i in range(1, 5)},
+        "empty": {"e1": 1.0, "e2": 0.5},
+    }
+    paper = {"cutoff": 5, "ties": "input", "no_relevant": "skip", "denominator": "retrieved"}
+    costs = audit_costs(qrels, run, {}, paper)
+    cumulative = audit_setups(qrels, run, {}, paper)
+    total = cumulative["MAP"].iloc[-1] - cumulative["MAP"].iloc[0]
+    assert costs["cost in turn"].sum() == pytest.approx(total)
+    assert list(costs["item"]) == list(cumulative["item"].iloc[1:])
+    alone = costs.set_index("item")["cost alone"]
+    in_turn = costs.set_index("item")["cost in turn"]
+    assert alone["no_relevant"] != pytest.approx(in_turn["no_relevant"])  # order matters
+    # an item switched alone: the same as auditing A against A-plus-that-item
+    single = audit_setups(qrels, run, {}, {"no_relevant": "skip"})
+    assert alone["no_relevant"] == pytest.approx(single["MAP"].iloc[-1] - single["MAP"].iloc[0])
+    # B may leave an item at its default while A sets it
+    back = audit_costs(qrels, run, {"cutoff": 5}, {})
+    assert list(back["item"]) == ["cutoff"]
+    assert back["cost alone"].iloc[0] == pytest.approx(back["cost in turn"].iloc[0])
