@@ -9,10 +9,8 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from mapteach.metrics.average_precision import NO_RELEVANT
-from mapteach.metrics.names import FAMILIES
-from mapteach.runs.evaluate import DEFAULT_MEASURES, MISSING, TIES, evaluate
-from mapteach.teaching.trace import explain_ap, trace_ap
+from mapteach.metrics.names import DEFAULT_MEASURES, FAMILIES
+from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
 
 __all__ = ["main"]
 
@@ -37,18 +35,19 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=_MEASURES_HELP,
     )
-    run.add_argument("qrels", help="the judgments file")
-    run.add_argument("run", help="the run file")
+    run.add_argument("qrels", help="the judgments file (- for standard input; gzip is fine)")
+    run.add_argument("run", help="the run file (- for standard input; gzip is fine)")
     run.add_argument(
         "-m",
         "--measure",
         action="append",
         dest="measures",
         metavar="MEASURE",
-        help=f"a measure to compute; repeat it (default: {' '.join(DEFAULT_MEASURES)})",
+        help="a measure to compute, named as ir_measures (AP@10) or trec_eval (map_cut.10) "
+        f"names it; repeat it (default: {' '.join(DEFAULT_MEASURES)})",
     )
     run.add_argument(
-        "--per-query", action="store_true", help="print every query, not only the mean"
+        "-q", "--per-query", action="store_true", help="print every query, not only the mean"
     )
     run.add_argument("--format", choices=("table", "csv", "json"), default="table")
     run.add_argument(
@@ -77,6 +76,27 @@ def _parser() -> argparse.ArgumentParser:
         metavar="GRADE",
         help="lowest grade that counts as relevant (trec_eval -l; default 1)",
     )
+    run.add_argument(
+        "-M",
+        "--max-results",
+        type=int,
+        default=None,
+        metavar="N",
+        help="score only the first N results of each query (trec_eval -M)",
+    )
+    run.add_argument(
+        "-J",
+        "--judged-only",
+        action="store_true",
+        help="drop unjudged documents (and negative grades) from each ranking (trec_eval -J)",
+    )
+    run.add_argument(
+        "--aggregate",
+        choices=AGGREGATES,
+        default="mean",
+        help="the all-queries line: mean, or gm, the geometric mean with each value floored at "
+        "1e-5 (trec_eval gm_map for map); counts are summed, GMAP is always gm",
+    )
     trace = commands.add_parser(
         "trace",
         help="print the AP trace table and its arithmetic",
@@ -94,20 +114,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _input(path: str) -> object:
+    """A path as given, or standard input (read as bytes) for ``-``."""
+    return sys.stdin.buffer if path == "-" else path
+
+
 def _evaluate(args: argparse.Namespace) -> str:
+    # imported here, not at the top: a command loads only what it needs (pandas is slow)
+    from mapteach.runs.evaluate import evaluate, summarize
+
+    if args.qrels == args.run == "-":
+        raise ValueError("only one of the qrels and the run can be read from standard input (-).")
     measures = args.measures or list(DEFAULT_MEASURES)
     table = evaluate(
-        args.qrels,
-        args.run,
+        _input(args.qrels),
+        _input(args.run),
         measures,
         ties=args.ties,
         no_relevant=args.no_relevant,
         missing=args.missing,
         relevance_threshold=args.relevance_threshold,
+        max_results=args.max_results,
+        judged_only=args.judged_only,
     )
-    mean = table[measures].mean().rename("all")
+    mean = summarize(table, measures, aggregate=args.aggregate)
     if args.format == "json":
-        payload = {"mean": mean.to_dict(), "queries": len(table)}
+        payload = {"mean": mean.to_dict(), "aggregate": args.aggregate, "queries": len(table)}
         if args.per_query:
             payload["per_query"] = table.to_dict(orient="index")
         return json.dumps(payload, indent=2)
@@ -120,6 +152,8 @@ def _evaluate(args: argparse.Namespace) -> str:
 
 
 def _trace(args: argparse.Namespace) -> str:
+    from mapteach.teaching.trace import explain_ap, trace_ap
+
     try:
         labels = [int(label) for label in args.labels.split(",")]
     except ValueError:
@@ -132,14 +166,33 @@ def _trace(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code (0 success, 2 bad input)."""
+    """Run the command line; return the exit code (0 success, 2 bad input).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after ``python -m mapteach`` (default: ``sys.argv[1:]``). A file
+        named ``-`` is standard input.
+
+    Returns
+    -------
+    int
+        0 on success; 2 on bad input, after one line on stderr naming the file and the
+        line (or the option) and the rule, and no traceback.
+
+    Examples
+    --------
+    >>> from mapteach.cli import main
+    >>> main(["evaluate", "no-such-qrels.txt", "run.txt"])  # stderr: error: no-such-qrels...
+    2
+    """
     args = _parser().parse_args(argv)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
             output = _evaluate(args) if args.command == "evaluate" else _trace(args)
-        except (ValueError, TypeError) as error:
-            print(f"error: {error}", file=sys.stderr)
+        except (ValueError, TypeError) as error:  # bad input: one line, no traceback
+            print(f"error: {' '.join(str(error).splitlines())}", file=sys.stderr)
             return 2
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)

@@ -65,13 +65,43 @@ def test_trace_prints_the_arithmetic():
     [
         (("trace", "1,0,2"), "error: labels[2] (rank 3) is 2"),
         (("trace", "1,x"), "error: labels must be comma-separated 0/1 values"),
-        (("evaluate", "/nonexistent/q", "/nonexistent/r"), "no such qrels file"),
+        (("evaluate", "/nonexistent/q", "/nonexistent/r"), "error: /nonexistent/q: no such qrels"),
+        (("evaluate", "/nonexistent/q", "/"), "error: /nonexistent/q: no such qrels file"),
+        (("evaluate", "/", "/nonexistent/r"), "error: /: is a directory, not a qrels file."),
+        (("evaluate", "-", "-"), "error: only one of the qrels and the run can be read from"),
     ],
 )
-def test_errors_exit_2_with_a_message(args, fragment):
+def test_errors_exit_2_with_one_line_and_no_traceback(args, fragment):
     done = mapteach(*args)
     assert done.returncode == 2
-    assert fragment in done.stderr
+    assert done.stderr.startswith(fragment)
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_piped_run_is_read_whole_through_dev_stdin_and_dash(files):
+    qrels, run = files
+    with open(run, "rb") as text:
+        piped = text.read()
+    for name in ("/dev/stdin", "-"):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mapteach",
+                "evaluate",
+                qrels,
+                name,
+                "-m",
+                "AP",
+                "--format",
+                "json",
+            ],
+            input=piped,
+            capture_output=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["mean"]["AP"] == pytest.approx((5 / 9 + 1) / 2)
 
 
 def test_help_explains_each_measure():

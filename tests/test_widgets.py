@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from mapteach import average_precision, explain_ap, get_example, trace_ap
-from mapteach.views.ranking_board import PRESETS, MultiQueryBoard, RankingBoard, RankingList
+from mapteach.views.plots import BoardFigure
+from mapteach.views.ranking_board import (
+    PRESETS,
+    MultiQueryBoard,
+    RankingBoard,
+    RankingError,
+    RankingList,
+)
 
 
 def shown_ap(ranking: RankingList) -> float:
@@ -54,12 +61,125 @@ def test_every_preset_loads_with_its_ap():
         assert ranking.ap == example.ap
 
 
+def test_presets_are_read_only():
+    with pytest.raises(TypeError):
+        PRESETS[0] = ("mine", "my own example")
+    with pytest.raises(TypeError):
+        PRESETS[0][1] = "renamed"
+    with pytest.raises(AttributeError):
+        PRESETS.append(("mine", "my own example"))
+    menu = RankingList([1]).presets
+    menu[1][1] = "renamed"  # one board's menu is its own copy
+    assert RankingList([1]).presets[1:] == [list(preset) for preset in PRESETS]
+
+
 def test_preset_load_resets_the_cutoff():
     ranking = RankingList.from_example("003_a")
     ranking.k = 3
     ranking.preset = "001_legal_late"  # no relevant result in its top 3
     assert ranking.cutoff is None
     assert round(ranking.ap, 4) == 0.2815
+
+
+def test_an_edited_preset_says_so_and_the_menu_shows_custom():
+    ranking = RankingBoard(example="003_a").ranking
+    title = "Article 003 · Query A: relevant near the top"
+    assert (ranking.heading, ranking.preset, ranking.edited) == (title, "003_a", False)
+    ranking.move("d4", 1)
+    assert (ranking.heading, ranking.preset, ranking.edited) == (f"{title} (edited)", "", True)
+    assert ranking.query_name == title  # the hook data-query keeps the plain title
+    ranking.move("d4", 4)  # dragged back: the list is the preset again
+    assert (ranking.heading, ranking.preset) == (title, "003_a")
+    ranking.n_unretrieved = 1  # R is part of the query
+    assert (ranking.heading, ranking.preset) == (f"{title} (edited)", "")
+    ranking.n_unretrieved = 0
+    ranking.k, ranking.interpolated = 3, True  # settings, not edits
+    assert (ranking.heading, ranking.preset) == (title, "003_a")
+
+
+def test_a_list_not_from_a_preset_is_never_marked_edited():
+    ranking = RankingList([1, 0, 1], query_name="Drag the results, then Check", compact=True)
+    ranking.move("d3", 1)
+    assert (ranking.heading, ranking.preset) == ("Drag the results, then Check", "")
+
+
+def test_choosing_custom_in_the_menu_shows_the_preset_again_while_unedited():
+    ranking = RankingList.from_example("003_b")
+    ranking.set_state({"preset": ""})  # as the browser's menu sends it
+    assert ranking.preset == "003_b"
+
+
+def edit_everything(ranking: RankingList) -> None:
+    ranking.move("d1", len(ranking.items))
+    ranking.toggle("d2")
+    ranking.n_unretrieved += 2
+    ranking.k = 3
+    ranking.interpolated = not ranking.interpolated
+
+
+def snapshot(board: RankingBoard) -> tuple:
+    r = board.ranking
+    state = (r.items, r.n_unretrieved, r.k, r.interpolated, r.ap, r.ap_label, r.heading, r.preset)
+    return (*state, board.trace.value)
+
+
+def test_reset_restores_the_preset_chosen_last():
+    board = RankingBoard(example="003_a")
+    board.ranking.interpolated = True  # as it was when the preset was chosen: restored so
+    board.ranking.preset = "001_legal"
+    chosen = snapshot(board)
+    edit_everything(board.ranking)
+    assert snapshot(board) != chosen
+    board.ranking.reset_request += 1  # as the Reset button does
+    assert snapshot(board) == chosen
+    assert board.ranking.ap == get_example("001_legal").ap
+
+
+def test_reset_restores_a_list_as_created():
+    board = RankingBoard([1, 0, 1, 0], n_relevant=3, k=2)
+    created = snapshot(board)
+    edit_everything(board.ranking)
+    board.ranking.reset()
+    assert snapshot(board) == created
+    assert board.ranking.labels == [1, 0, 1, 0]
+    assert (board.ranking.n_relevant, board.ranking.cutoff) == (3, 2)
+
+
+def test_choosing_the_same_preset_again_resets_to_it():
+    board = RankingBoard(example="003_c")
+    chosen = snapshot(board)
+    board.ranking.move("d8", 1)
+    board.ranking.toggle("d1")
+    assert board.ranking.preset == ""
+    board.ranking.set_state({"preset": "003_c"})  # as the browser's menu sends it
+    assert snapshot(board) == chosen
+
+
+def shown_in_legends(figure: BoardFigure) -> list[str]:
+    """The legend entries visible, checked against their handles."""
+    shown = []
+    for legend in (figure.cutoff_legend, figure.pr_legend):
+        for handle, text in zip(legend.legend_handles, legend.get_texts(), strict=True):
+            assert handle is not None
+            assert handle.get_visible() == text.get_visible()
+            if legend.get_visible() and text.get_visible():
+                shown.append(text.get_text())
+    return shown
+
+
+def test_legends_list_only_what_is_drawn():
+    board = RankingBoard(example="003_a")
+    plain = ["precision after each rank", "shaded area = AP"]
+    assert shown_in_legends(board.plot) == plain
+    assert not board.plot.interpolated.get_visible()
+    board.ranking.k = 3
+    assert shown_in_legends(board.plot) == ["cutoff k", *plain]
+    board.ranking.interpolated = True
+    assert shown_in_legends(board.plot) == ["cutoff k", "interpolated", *plain]
+    board.ranking.k = 9  # past the last of 8 ranks: no line within the axes
+    assert shown_in_legends(board.plot) == ["interpolated", *plain]
+    board.ranking.reset()
+    assert shown_in_legends(board.plot) == plain
 
 
 def test_article_000_document_names():
@@ -125,6 +245,36 @@ def test_invalid_changes_are_rejected_and_leave_the_state_unchanged(change, erro
     ) == before
 
 
+@pytest.mark.parametrize(
+    ("message", "fragment"),
+    [
+        ({"k": -1}, r"k is the cutoff \(0 for none\) and must be >= 0; got -1"),
+        ({"n_unretrieved": -2}, r"n_unretrieved .* must be >= 0; got -2"),
+        ({"k": 2, "n_unretrieved": -1}, r"n_unretrieved .* got -1"),  # k is rolled back too
+        ({"items": [{"doc": "d1", "title": "x"}]}, r"items\[0\] must be a dict with keys"),
+        (
+            {"items": [{"doc": "d1", "title": "x", "relevant": True}] * 2},
+            r"items\[1\] has doc 'd1', which items\[0\] already has",
+        ),
+        ({"items": [{"doc": "d1", "title": "x", "relevant": 1}]}, r"must be True or False"),
+        ({"preset": "003_abc"}, r"preset '003_abc' is not a single-query worked example"),
+    ],
+)
+def test_a_rejected_message_from_the_browser_leaves_the_board_unchanged(message, fragment):
+    board = RankingBoard(example="003_a")
+    board.ranking.move("d4", 1)
+    seen = []
+    board.ranking.observe(seen.append, names=["items", "n_unretrieved", "k", "preset", "ap"])
+    before = snapshot(board)
+    with pytest.raises(RankingError, match=fragment) as caught:
+        board.ranking.set_state(message)
+    assert isinstance(caught.value, ValueError)
+    assert snapshot(board) == before
+    assert seen == []  # no observer saw the bad value
+    board.ranking.move("d1", 1)  # the board still works
+    assert board.ranking.ap == shown_ap(board.ranking)
+
+
 def test_constructor_validates_its_arguments():
     with pytest.raises(ValueError, match=r"labels\[1\] \(rank 2\) is 2"):
         RankingBoard([1, 2])
@@ -134,6 +284,22 @@ def test_constructor_validates_its_arguments():
         RankingList([1, 1], n_relevant=1)
     with pytest.raises(ValueError, match=r"is a single query; show it with RankingBoard"):
         MultiQueryBoard("003_a")
+
+
+def test_multi_query_board_shows_the_queries_titles():
+    board = MultiQueryBoard("003_abc")
+    titles = [query.title for query in get_example("003_abc").queries]
+    assert titles[0] == "Query A: relevant near the top"
+    assert [ranking.query_name for ranking in board.rankings] == titles
+    assert [ranking.heading for ranking in board.rankings] == titles
+    ticks = [tick.get_text() for tick in board.plot.ax.get_xticklabels()]
+    assert ticks == ["Query A", "Query B", "Query C"]
+    assert "<li>Query B: one of the 3 relevant items never retrieved — [1, 0, 1" in (
+        board.static_html()
+    )
+    other = MultiQueryBoard("000_two_queries")
+    ticks = [tick.get_text() for tick in other.plot.ax.get_xticklabels()]
+    assert ticks == ["Five documents", "A second query with AP 0.75…"]
 
 
 def test_multi_query_board_keeps_map_equal_to_the_mean():
@@ -199,6 +365,11 @@ class BoardEvents(RuleBasedStateMachine):
     def load_preset(self, name):
         self.ranking.preset = name
 
+    @rule()
+    def reset(self):
+        self.ranking.reset_request += 1
+        assert not self.ranking.edited
+
     @rule(bad_rank=st.sampled_from([0, -1, 99]))
     def rejected_move(self, bad_rank):
         before = list(self.ranking.items)
@@ -215,6 +386,12 @@ class BoardEvents(RuleBasedStateMachine):
         r = self.ranking
         arithmetic = explain_ap(r.labels, n_relevant=r.n_relevant, k=r.cutoff)
         assert f">{escape(arithmetic)}</caption>" in self.board.trace.value
+
+    @invariant()
+    def menu_and_heading_tell_an_edit(self):
+        r = self.ranking
+        assert r.heading == (f"{r.query_name} (edited)" if r.edited else r.query_name)
+        assert (r.preset == "") == r.edited
 
 
 TestBoardEvents = BoardEvents.TestCase

@@ -32,7 +32,18 @@ from mapteach.metrics.judged import judged_at_k
 from mapteach.metrics.options import AGGREGATES, Aggregate
 from mapteach.metrics.r_precision import r_precision
 
-__all__ = ["FAMILIES", "Family", "Labels", "Measure", "parse_measure", "parse_measures"]
+__all__ = [
+    "DEFAULT_MEASURES",
+    "FAMILIES",
+    "Family",
+    "Labels",
+    "Measure",
+    "parse_measure",
+    "parse_measures",
+]
+
+#: What ``evaluate`` and ``python -m mapteach evaluate`` report when no measure is named.
+DEFAULT_MEASURES: tuple[str, ...] = ("AP", "AP@10", "P@10", "R@100", "RR", "nDCG@10")
 
 #: One ranked list of 0/1 (or bool) relevance labels, best first.
 Labels = ArrayLike

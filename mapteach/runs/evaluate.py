@@ -26,7 +26,7 @@ from numpy.typing import ArrayLike
 
 from mapteach.metrics._validation import check_choice
 from mapteach.metrics.batch import RankedEntries, batch_scores, ideal_ranking, ranks_within
-from mapteach.metrics.names import Measure, parse_measures
+from mapteach.metrics.names import DEFAULT_MEASURES, Measure, parse_measures
 from mapteach.metrics.options import (
     DENOMINATORS,
     MISSING,
@@ -41,9 +41,7 @@ from mapteach.metrics.options import (
 from mapteach.metrics.ties import expected_scores
 from mapteach.runs.trec import as_qrels, as_run
 
-__all__ = ["DEFAULT_MEASURES", "evaluate", "evaluate_scores", "summarize"]
-
-DEFAULT_MEASURES: tuple[str, ...] = ("AP", "AP@10", "P@10", "R@100", "RR", "nDCG@10")
+__all__ = ["evaluate", "evaluate_scores", "summarize"]
 
 
 @dataclass(frozen=True)

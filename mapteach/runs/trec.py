@@ -1,18 +1,47 @@
 """Reading TREC qrels and run files (and the same data from DataFrames or dicts).
 
-- qrels: ``qid 0 docid relevance`` (the second field is ignored, as in trec_eval);
-- run: ``qid Q0 docid rank score tag`` (the rank column is ignored: trec_eval
-  ranks by score).
+- qrels: ``qid iter docid rel`` per line (``iter`` is ignored, as in trec_eval);
+- run: ``qid Q0 docid rank score tag`` per line (``Q0`` and ``rank`` are ignored:
+  trec_eval ranks by score).
 
-Files stream through pandas' C parser. Every malformed line is an error that
-names the file and the line; nothing is dropped silently.
+Files are read as trec_eval 10 reads them (``get_qrels.c``, ``get_trec_results.c``):
+
+- fields are separated by ASCII whitespace (space, tab, CR, VT, FF) and a line ends
+  at LF, so Windows line ends are fine;
+- identifiers are strings, byte for byte: ``01`` and ``1``, ``007`` and ``7``, ``inf``
+  and ``Infinity`` are different queries or documents, and stay as written;
+- comment lines are skipped, with one warning per file giving their count: in a run,
+  a line whose first non-blank character is ``#``; in qrels, a line starting with ``#``;
+- blank lines are skipped, with one warning per file (trec_eval rejects them in qrels);
+- a qrels line has exactly 4 fields; a run line at least 6, and the fields after the
+  sixth are ignored, with one warning per file;
+- a grade is an integer within int64 (``2`` or ``2.0``); a score is a finite decimal
+  number within the 32-bit float range trec_eval stores scores in (|score| < 3.4e38);
+- a document appears once per query;
+- the bytes are UTF-8, with no NUL byte and no byte-order mark; gzip data is
+  recognised by its first two bytes (1f 8b), whatever the file is called.
+
+Anything else raises ``ValueError`` naming the file, the line (1-based) and the rule.
+Lines count from where reading began: the first line of a path, a pipe or standard
+input; for an open file, its position when it was passed, which is never rewound (the
+message then names that position, e.g. ``run.txt (from position 23), line 2``).
+
+A source is read once, whole, into memory (so pipes, ``/dev/stdin`` and ``<(...)``
+work), then split into fields by numpy, a block of lines at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gzip
+import io
+import math
+import numbers
 import os
+import re
 import warnings
-from collections.abc import Mapping
+import zlib
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -25,317 +54,781 @@ Source = str | os.PathLike | IO[str] | IO[bytes]
 
 _QRELS = ("query_id", "iteration", "doc_id", "relevance")
 _RUN = ("query_id", "q0", "doc_id", "rank", "score", "tag")
+#: Per kind: the fields of a line, the value column, and the value's field number.
+_KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
+
+_BLOCK = 1 << 22  # bytes split into fields at once: bounds the temporary arrays
+_WIDE = 8  # fields longer than this many 8-byte words are handled as Python bytes
+_INT64 = (-(2**63), 2**63)
+_FLOAT32_OVERFLOW = 2.0**128 - 2.0**103  # the smallest magnitude float32 rounds to inf
+_GRADE = re.compile(r"[+-]?[0-9]+(\.0*)?")  # what atol() reads whole (or with a zero fraction)
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")  # strtod, decimal
+_DECIMAL_BYTES = np.zeros(256, bool)
+_DECIMAL_BYTES[list(b"\x000123456789.+-eE")] = True  # \x00: the padding of short fields
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # keep the first k bytes
+_GRADE_RULE = "an integer grade"
+_SCORE_RULE = "a finite number"
+
+
+# --- reading the bytes -------------------------------------------------------------------
 
 
 def _name(source: Any) -> str:
+    """How messages name a source: its path or name, and where reading began if not at 0."""
     if isinstance(source, (str, os.PathLike)):
-        return str(source)
-    return getattr(source, "name", None) or "<buffer>"
-
-
-def _read(source: Source, columns: tuple[str, ...], what: str) -> pd.DataFrame:
-    """Read whitespace-separated fields as strings, one row per line, with line numbers."""
-    name = _name(source)
-    expected = f"a {what} line has {len(columns)} fields: {' '.join(columns)}"
+        return os.fsdecode(source)
+    name = getattr(source, "name", None)
+    if isinstance(name, int):
+        name = f"<file descriptor {name}>"
+    elif isinstance(name, bytes):
+        name = os.fsdecode(name)
+    elif not isinstance(name, str):
+        name = "<buffer>"
     try:
-        frame = pd.read_csv(
-            source,
-            sep=r"\s+",
-            header=None,
-            names=[*columns, "extra"],
-            index_col=False,
-            dtype=str,
-            engine="c",
-            skip_blank_lines=False,
-            keep_default_na=False,
-            na_values=[],
-        )
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{name}: the {what} file is empty.") from None
-    except pd.errors.ParserError as error:
-        line = str(error).split(" in line ")[-1].split(",")[0]
-        raise ValueError(f"{name}, line {line}: too many fields; {expected}.") from None
+        position = source.tell()
+    except (OSError, ValueError, AttributeError):  # pipes, terminals, objects without tell
+        position = 0
+    return f"{name} (from position {position})" if position else name
+
+
+def _slurp(source: Any, name: str, what: str) -> bytes:
+    """Every byte of the source, read once: a path whole, a file from its position on."""
+    try:
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as file:
+                return file.read()
+        if isinstance(source, io.TextIOBase):
+            return _encode(_text_lines(source, name), name)
+        data = source.read()
     except FileNotFoundError:
         raise ValueError(f"{name}: no such {what} file.") from None
-    frame.insert(0, "line", np.arange(1, len(frame) + 1))
-    blank = frame[columns[0]] == ""
-    if blank.any():
-        warnings.warn(
-            f"{name}: skipped {int(blank.sum())} blank line(s).", UserWarning, stacklevel=3
-        )
-        frame = frame[~blank]
-    for bad, problem in (
-        (frame["extra"] != "", "too many fields"),
-        (frame[columns[-1]] == "", "too few fields"),
-    ):
-        if bad.any():
-            raise ValueError(
-                f"{name}, line {frame.loc[bad, 'line'].iloc[0]}: {problem}; {expected}."
-            )
-    if frame.empty:
-        raise ValueError(f"{name}: the {what} file is empty (no line holds data).")
-    frame.attrs["source"] = name
-    return frame
+    except IsADirectoryError:
+        raise ValueError(f"{name}: is a directory, not a {what} file.") from None
+    except OSError as error:
+        raise ValueError(f"{name}: cannot read the {what} file ({error}).") from None
+    if isinstance(data, str):
+        return _encode(data, name)
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    raise TypeError(f"{name}: read() returned {type(data).__name__}, not bytes or str.")
 
 
-_FAST = {
-    "qrels": ({0: "query_id", 2: "doc_id", 3: "relevance"}, 4),
-    "run": ({0: "query_id", 2: "doc_id", 4: "score", 5: "tag"}, 6),
-}
+def _text_lines(source: Iterable[str], name: str) -> str:
+    """A text stream's text, line by line, so that a decoding error names its line.
 
-
-def _first_fields(source: Source) -> int:
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as lines:
-            return len(lines.readline().split())
-    position = source.tell()
-    first = source.readline()
-    source.seek(position)
-    return len(first.split())
-
-
-def _fast(source: Source, what: str) -> pd.DataFrame | None:
-    """Parse a well-formed file straight into categoricals; None if anything looks off.
-
-    Well-formed files (nearly all) skip the validating parser and its ten million
-    Python strings; a file this path declines is read again by the validating
-    parser, which names the offending line.
+    A text stream decodes a chunk only when its pending text holds no whole line, so
+    the lines returned so far plus the newlines of the chunk before the bad byte give
+    the line of the bad byte.
     """
-    columns, fields = _FAST[what]
-    value = "relevance" if what == "qrels" else "score"
+    lines: list[str] = []
     try:
-        if _first_fields(source) != fields:
-            return None
-        # every column is read: with usecols, pandas drops extra fields silently
-        frame = pd.read_csv(
-            source,
-            sep=r"\s+",
-            header=None,
-            engine="c",
-            dtype={i: np.float64 if columns.get(i) == value else "category" for i in range(fields)},
-            keep_default_na=False,
-            na_values=[],
-            skip_blank_lines=False,
-        )[list(columns)].rename(columns=columns)
-    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError, OSError):
-        return None
-    finally:
-        if hasattr(source, "seekable") and source.seekable():
-            source.seek(0)
-    values = frame[value].to_numpy()
-    short = "tag" in frame and "" in frame["tag"].cat.categories
-    if (
-        frame.empty
-        or short
-        or "" in frame["query_id"].cat.categories
-        or not np.isfinite(values).all()
-    ):
-        return None
-    if what == "qrels" and (values != np.round(values)).any():
-        return None
-    key = frame["query_id"].cat.codes.to_numpy(np.int64) * len(frame["doc_id"].cat.categories)
-    if pd.Series(key + frame["doc_id"].cat.codes.to_numpy()).duplicated().any():
-        return None
-    if what == "qrels":
-        frame[value] = values.astype(np.int64)
-    return frame[["query_id", "doc_id", value]]
+        lines.extend(source)
+    except UnicodeDecodeError as error:
+        line = len(lines) + 1 + error.object[: error.start].count(b"\n")
+        bad = error.object[error.start : error.end]
+        raise ValueError(
+            f"{name}, line {line}: bytes {bad!r} are not valid {error.encoding} "
+            f"({error.reason}); TREC files are UTF-8 text."
+        ) from None
+    return "".join(lines)
 
 
-def _numeric(frame: pd.DataFrame, column: str, what: str, *, integer: bool) -> pd.Series:
-    values = pd.to_numeric(frame[column], errors="coerce").astype(np.float64)
+def _encode(text: str, name: str) -> bytes:
+    """Text as the UTF-8 bytes trec_eval would read; what cannot be encoded names its line."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:  # lone surrogates, as surrogateescape leaves them
+        line = text.count("\n", 0, error.start) + 1
+        raise ValueError(
+            f"{name}, line {line}: {text[error.start : error.end]!r} cannot be written as "
+            "UTF-8; TREC files are UTF-8 text."
+        ) from None
+
+
+def _check_bytes(data: bytes, name: str, what: str) -> bytes:
+    """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8."""
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(
+                f"{name}: the {what} file is gzip-compressed but cannot be decompressed ({error})."
+            ) from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ValueError(
+            f"{name}, line 1: the {what} file starts with a UTF-16 byte-order mark; "
+            "trec_eval reads bytes, so save it as UTF-8."
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError(
+            f"{name}, line 1: the {what} file starts with a UTF-8 byte-order mark, which "
+            "trec_eval would read as part of the first query id; save it without one."
+        )
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ValueError(
+            f"{name}, line {_line_of(data, nul)}: a NUL byte, which trec_eval cannot read "
+            "(is the file UTF-16? save it as UTF-8)."
+        )
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(
+                f"{name}, line {_line_of(data, error.start)}: bytes "
+                f"{data[error.start : error.end]!r} are not valid UTF-8 ({error.reason}); "
+                "TREC files are UTF-8 text."
+            ) from None
+    return data
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    """The 1-based line holding a byte offset."""
+    return data.count(b"\n", 0, offset) + 1
+
+
+# --- splitting lines into fields -----------------------------------------------------------
+
+
+class _Lines:
+    """Per line of a file: its field count, whether it is a comment, and where the wanted
+    fields start (byte offsets) and how long they are (meaningless where they are absent).
+    """
+
+    def __init__(self, data: bytes, wanted: tuple[int, ...], hash_at_start: bool):
+        lines = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+        self.count = np.zeros(lines, np.int32)
+        self.comment = np.zeros(lines, bool)
+        offset = np.int32 if len(data) < 2**31 else np.int64  # 4 bytes a field where they do
+        self.starts = [np.zeros(lines, offset) for _ in wanted]
+        self.lengths = [np.zeros(lines, np.int32) for _ in wanted]
+        array = np.frombuffer(data, np.uint8)
+        self._work = np.empty((3, min(len(data), _BLOCK) + 1), np.uint8)  # reused per block
+        begin = line = 0
+        while begin < len(data):  # a block of whole lines at a time bounds the temporaries
+            stop = begin + _BLOCK
+            end = len(data) if stop >= len(data) else data.rfind(b"\n", begin, stop) + 1
+            if end <= begin:  # a line longer than a block
+                end = data.find(b"\n", stop) + 1 or len(data)
+            line = self._block(array[begin:end], begin, line, wanted, hash_at_start)
+            begin = end
+        del self._work
+
+    def _block(self, array, offset, line, wanted, hash_at_start) -> int:
+        """Split the whole lines of one block; return the number of the next line."""
+        size = array.size
+        if self._work.shape[1] <= size:
+            self._work = np.empty((3, size + 1), np.uint8)
+        space, edge = self._work[0, :size].view(bool), self._work[1, : size + 1].view(bool)
+        scratch = self._work[2, :size]
+        np.equal(array, 32, out=space)
+        np.subtract(array, 9, out=scratch)
+        space |= np.less(scratch, 5, out=edge[:size])  # \t \n \v \f \r: C isspace(), as trec_eval
+        # field boundaries, as if a space came before and after the block: starts, ends alternate
+        np.not_equal(space[1:], space[:-1], out=edge[1:size])
+        edge[0], edge[size] = not space[0], not space[-1]
+        change = np.flatnonzero(edge)
+        starts, ends = change[0::2], change[1::2]
+        line_end = np.flatnonzero(np.equal(array, 10, out=space))
+        if array[-1] != 10:
+            line_end = np.append(line_end, size)
+        here = slice(line, line + line_end.size)
+        before = np.searchsorted(starts, line_end)  # fields starting before each line's end
+        count = self.count[here] = np.diff(before, prepend=0)
+        if not starts.size:  # nothing but whitespace
+            return here.stop
+        first = np.minimum(before - count, starts.size - 1)
+        head = starts[first]
+        comment = (count > 0) & (array[head] == ord("#"))
+        if hash_at_start:  # qrels: only a '#' in the line's first byte starts a comment
+            comment &= head == np.concatenate(([0], line_end[:-1] + 1))
+        self.comment[here] = comment
+        for k, field in enumerate(wanted):
+            picked = np.minimum(first + field, starts.size - 1)
+            self.starts[k][here] = starts[picked] + offset
+            self.lengths[k][here] = ends[picked] - starts[picked]
+        return here.stop
+
+
+def _fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The fields as NUL-padded fixed-width bytes (dtype S), or Python bytes if one is long.
+
+    Gathered 8 bytes at a time, through an unaligned uint64 view with a 1-byte stride.
+    """
+    words = -(-int(lengths.max()) // 8)
+    if words > _WIDE:
+        return np.array(
+            [data[a : a + n] for a, n in zip(starts.tolist(), lengths.tolist(), strict=True)],
+            dtype=object,
+        )
+    base = max(len(data) - 8, 0)  # an 8-byte load from past base runs off the end: use tail
+    tail_bytes = data[base:] + bytes(8)
+    tail = np.ndarray((len(tail_bytes) - 7,), "<u8", buffer=tail_bytes, strides=(1,))
+    loads = np.ndarray((base + 1,), "<u8", buffer=data, strides=(1,)) if len(data) >= 8 else tail
+    out = np.empty((starts.size, words), "<u8")
+    at, keep, mask = np.empty_like(starts), np.empty_like(lengths), np.empty(starts.size, "<u8")
+    for word in range(words):
+        np.add(starts, 8 * word, out=at)
+        late = np.flatnonzero(at > base)
+        column = loads[np.minimum(at, base, out=at)]
+        column[late] = tail[np.minimum(starts[late] + 8 * word - base, tail.size - 1)]
+        np.clip(np.subtract(lengths, 8 * word, out=keep), 0, 8, out=keep)
+        np.bitwise_and(column, _MASKS.take(keep, out=mask), out=out[:, word])
+    return out.view(f"S{8 * words}").ravel()
+
+
+def _distinct(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes in order of first appearance, and the distinct values, of fields or ids."""
+    if texts.dtype == object:
+        codes, uniques = pd.factorize(texts)
+        return codes, np.asarray(uniques, dtype=object)
+    words = texts.view(np.uint64).reshape(texts.size, -1)  # equality needs no byte order
+    codes, _ = pd.factorize(words[:, 0])
+    for word in range(1, words.shape[1]):
+        more, seen = pd.factorize(words[:, word])
+        codes, _ = pd.factorize(codes * len(seen) + more)
+    running = np.maximum.accumulate(codes)
+    first = np.flatnonzero(np.concatenate(([True], codes[1:] > running[:-1])))
+    return codes, texts[first]
+
+
+def _labels(texts: np.ndarray) -> pd.Categorical[Any]:
+    """Identifier fields as a categorical of str, its categories sorted as trec_eval sorts."""
+    codes, uniques = _distinct(texts)
+    order = np.argsort(uniques, kind="stable")  # bytes order is strcmp's and code-point order
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    categories = pd.Index([item.decode() for item in uniques[order].tolist()])
+    return pd.Categorical.from_codes(rank[codes], dtype=pd.CategoricalDtype(categories))
+
+
+def _number(value: Any, integer: bool) -> tuple[int | float | None, str]:
+    """A grade (integer within int64) or a score (finite, float32 range), or None; the rule.
+
+    Text follows trec_eval's readers where their reading is unambiguous: a grade is
+    what ``atol`` reads whole (``2``, ``+2``, ``-1``) or with a zero fraction (``2.0``),
+    a score a decimal that ``strtod`` reads whole (no ``inf``, ``nan``, hex or ``_``).
+    """
+    rule = _GRADE_RULE if integer else _SCORE_RULE
+    if isinstance(value, str):
+        if not (_GRADE if integer else _DECIMAL).fullmatch(value):
+            return None, rule
+        value = int(value.split(".")[0]) if integer else float(value)
+    elif isinstance(value, (numbers.Integral, np.bool_)):
+        value = int(value)
+    elif isinstance(value, numbers.Real):
+        value = float(value)
+    else:
+        return None, rule
+    if integer:
+        if isinstance(value, float):
+            if not value.is_integer():  # NaN and inf included
+                return None, rule
+            value = int(value)
+        if not _INT64[0] <= value < _INT64[1]:
+            return None, f"{rule} within int64 (trec_eval reads grades as 64-bit integers)"
+        return value, rule
+    try:
+        value = float(value)
+    except OverflowError:  # an int beyond float64
+        return None, rule
+    if not math.isfinite(value):
+        return None, rule
+    if abs(value) >= _FLOAT32_OVERFLOW:
+        return None, f"{rule} within ±3.4e38 (trec_eval stores scores as 32-bit floats)"
+    return value, rule
+
+
+def _check_values(values: np.ndarray, integer: bool) -> np.ndarray:
+    """Which numeric values break the rule: the vectorised twin of :func:`_number`."""
+    if values.dtype.kind in "biu":  # only uint64 grades can leave int64
+        return (values > _INT64[1] - 1) if integer else np.zeros(values.shape, bool)
     bad = ~np.isfinite(values)
     if integer:
-        bad |= values != np.round(values)
-    if bad.any():
-        row = frame[bad].iloc[0]
-        where = f"line {row['line']}" if "line" in frame else f"row {row.name}"
-        rule = "an integer grade" if integer else "a finite number"
-        value = row[column]
-        shown = repr(value) if isinstance(value, str) else str(value)
-        raise ValueError(
-            f"{frame.attrs.get('source', 'input')}, {where}: {what} {shown} of query "
-            f"{row['query_id']!r}, document {row['doc_id']!r} is not {rule}."
+        with np.errstate(invalid="ignore"):
+            bad |= (values != np.round(values)) | (values < _INT64[0]) | (values >= _INT64[1])
+    else:
+        bad |= np.abs(values) >= _FLOAT32_OVERFLOW
+    return bad
+
+
+def _scores(texts: np.ndarray) -> np.ndarray | None:
+    """Scores from fixed-width texts, vectorised; None if one breaks the rule.
+
+    Once the bytes are limited to digits, ``.``, signs and ``e``/``E`` (no ``_``, no
+    ``inf`` or ``nan``), Python's ``float`` grammar, which numpy's cast uses, is
+    ``strtod``'s for decimals, and both round correctly.
+    """
+    if texts.dtype == object or not _DECIMAL_BYTES[texts.view(np.uint8)].all():
+        return None
+    try:
+        values = texts.astype(np.float64)
+    except ValueError:  # e.g. "1e" or "1.2.3"
+        return None
+    return None if _check_values(values, False).any() else values
+
+
+class _Where:
+    """Names rows in messages: the source, and lines (files) or rows (frames, dicts)."""
+
+    def __init__(self, source: str, what: str, unit: str, names: Callable[[np.ndarray], Any]):
+        self.source, self.what, self.unit, self.names = source, what, unit, names
+
+    def rows(self, rows: np.ndarray) -> str:
+        """``line 3`` or ``lines 3, 9`` (``row``/``rows``: index labels, or dict positions)."""
+        plural = "s" if len(rows) > 1 else ""
+        return f"{self.unit}{plural} {', '.join(map(str, self.names(rows)))}"
+
+    def value(self, row: int, shown: str, query: Any, doc: Any, rule: str) -> ValueError:
+        """The error for a bad grade or score; ``shown`` is its text's ``repr`` or a number."""
+        return ValueError(
+            f"{self.source}, {self.rows(np.array([row]))}: {_KINDS[self.what][1]} {shown} "
+            f"of query {query!r}, document {doc!r} is not {rule}."
         )
+
+
+def _values_from_text(
+    texts: np.ndarray, integer: bool, where: _Where, queries: Any, docs: Any
+) -> np.ndarray:
+    """Grades or scores from their text fields; the first bad one raises, naming its line."""
+    if integer:  # few distinct grades: parse each once
+        codes, uniques = _distinct(texts)
+        parsed = [_number(item.decode(), True) for item in uniques.tolist()]
+        bad = [i for i, (value, _) in enumerate(parsed) if value is None]
+        if bad:
+            row = int(np.flatnonzero(np.isin(codes, bad))[0])
+            text = uniques[codes[row]].decode()
+            raise where.value(row, repr(text), queries[row], docs[row], parsed[codes[row]][1])
+        return np.array([value for value, _ in parsed], dtype=np.int64)[codes]
+    values = _scores(texts)
+    if values is not None:
+        return values
+    values = np.empty(texts.size)
+    for row, item in enumerate(texts.tolist()):
+        text = item.decode()
+        number, rule = _number(text, False)
+        if number is None:
+            raise where.value(row, repr(text), queries[row], docs[row], rule)
+        values[row] = number
     return values
 
 
-def _check_duplicates(frame: pd.DataFrame, what: str) -> None:
-    duplicated = frame.duplicated(["query_id", "doc_id"], keep=False)
-    if duplicated.any():
-        rows = frame[duplicated]
-        first = rows.iloc[0]
-        same = rows[(rows["query_id"] == first["query_id"]) & (rows["doc_id"] == first["doc_id"])]
-        where = f"lines {', '.join(map(str, same['line']))}" if "line" in same else "more than once"
-        raise ValueError(
-            f"{frame.attrs.get('source', 'input')}: document {first['doc_id']!r} is listed "
-            f"{len(same)} times for query {first['query_id']!r} in the {what} ({where}); "
-            "each document may appear once per query."
+def _check_duplicates(query: np.ndarray, doc: np.ndarray, ids: pd.DataFrame, where: _Where):
+    """Raise if a document appears twice for one query; ``query``/``doc`` are int codes."""
+    key = query.astype(np.int64) * (int(doc.max()) + 1) + doc
+    ordered = np.sort(key)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not repeated.size:
+        return
+    rows = np.flatnonzero(np.isin(key, repeated))
+    same = rows[key[rows] == key[rows[0]]]
+    first = ids.iloc[same[0]]
+    raise ValueError(
+        f"{where.source}: document {first['doc_id']!r} is listed {len(same)} times for query "
+        f"{first['query_id']!r} in the {where.what} ({where.rows(same)}); each document may "
+        "appear once per query."
+    )
+
+
+def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
+    """Split, check and convert a TREC file's bytes; warnings and errors name the lines."""
+    fields, value, position = _KINDS[what]
+    qrels = what == "qrels"
+    lines = _Lines(data, (0, 2, position), hash_at_start=qrels)
+    count, comment = lines.count, lines.comment
+    for skipped, kind in (
+        (comment, "comment line(s) starting with '#', as trec_eval does"),
+        (count == 0, "blank line(s)"),
+    ):
+        if skipped.any():
+            warnings.warn(
+                f"{name}: skipped {int(skipped.sum())} {kind}.", UserWarning, stacklevel=4
+            )
+    used = (count > 0) & ~comment
+    if not used.any():
+        suffix = " (no line holds data)" if data else ""
+        raise ValueError(f"{name}: the {what} file is empty{suffix}.")
+    expected = f"a {what} line has {len(fields)} fields: {' '.join(fields)}"
+    extra = used & (count > len(fields))
+    wrong = (used & (count < len(fields))) | (extra if qrels else False)
+    if wrong.any():
+        line = int(np.argmax(wrong))
+        problem = "too few fields" if count[line] < len(fields) else "too many fields"
+        raise ValueError(f"{name}, line {line + 1}: {problem}; {expected}.")
+    if extra.any():
+        warnings.warn(
+            f"{name}: ignored the fields after the 6th (the tag) on {int(extra.sum())} "
+            f"line(s), first line {np.argmax(extra) + 1}, as trec_eval does.",
+            UserWarning,
+            stacklevel=4,
         )
-
-
-#: Per kind: the header fields of a line, the value column, whether it is an integer grade.
-_KINDS = {"qrels": (_QRELS, "relevance", True), "run": (_RUN, "score", False)}
-
-
-def _finish(frame: pd.DataFrame, what: str) -> pd.DataFrame:
-    """Check and convert the value column, reject duplicates, keep the three columns."""
-    _, value, integer = _KINDS[what]
-    converted = _numeric(frame, value, value, integer=integer)
-    frame[value] = converted.astype(np.int64 if integer else np.float64)
-    _check_duplicates(frame, what)
-    return frame[["query_id", "doc_id", value]].reset_index(drop=True)
+    rows = np.flatnonzero(used)
+    keep = slice(None) if rows.size == used.size else rows  # a slice copies nothing
+    texts = []
+    while lines.starts:  # each field's offsets are freed once it is gathered
+        texts.append(_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep]))
+    del data, lines  # only the fields' texts are needed from here on
+    query, doc = _labels(texts.pop(0)), _labels(texts.pop(0))
+    where = _Where(name, what, "line", lambda at: (rows[at] + 1).tolist())
+    numbers_ = _values_from_text(texts.pop(), qrels, where, query, doc)
+    frame = pd.DataFrame({"query_id": query, "doc_id": doc, value: numbers_})
+    _check_duplicates(query.codes, doc.codes, frame, where)
+    return frame
 
 
 def _load(source: Source, what: str) -> pd.DataFrame:
-    """The fast categorical parser for clean files, else the validating one."""
-    fast = _fast(source, what)
-    return fast if fast is not None else _finish(_read(source, _KINDS[what][0], what), what)
+    name = _name(source)
+    return _parse(_check_bytes(_slurp(source, name, what), name, what), name, what)
 
 
 def read_qrels(source: Source) -> pd.DataFrame:
-    """Read a TREC qrels file: ``qid 0 docid relevance`` per line.
+    """Read a TREC qrels file: ``qid iter docid rel`` per line, as trec_eval reads it.
 
-    Introduced in ``11_evaluate_your_own_run``.
+    Introduced in ``11_evaluate_your_own_run``. The rules (comments, blank lines,
+    identifiers kept as written, gzip) are in the module's docstring.
 
     Parameters
     ----------
     source : path or file-like
-        A path, or an open text or binary buffer.
+        A path (``str`` or path-like, ``/dev/stdin`` and ``/dev/fd/N`` included), or an
+        open text or binary file, read from its current position. Gzip data is
+        recognised by its first bytes.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``query_id``, ``doc_id`` (categorical for files that parse cleanly,
-        else str) and ``relevance`` (int64).
+        Columns ``query_id`` and ``doc_id`` (categorical, of str, exactly as written)
+        and ``relevance`` (int64), one row per judgment, in file order.
 
     Raises
     ------
     ValueError
-        On an empty file, a line with the wrong number of fields, a grade that is
-        not an integer, or a document judged twice for one query: the message
-        names the file and the line.
+        On an unreadable or empty file, a line with other than 4 fields, a grade that
+        is not an integer within int64, a document judged twice for one query, or bytes
+        that are not UTF-8: the message names the file, the line and the rule.
+
+    Warns
+    -----
+    UserWarning
+        Once per file, with a count, for skipped comment (``#``) and blank lines.
 
     Examples
     --------
-    >>> import io
+    >>> import io, warnings
     >>> from mapteach.runs.trec import read_qrels
-    >>> read_qrels(io.StringIO("q1 0 d1 1\\nq1 0 d2 0\\n"))[["query_id", "doc_id", "relevance"]]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     qrels = read_qrels(io.StringIO("# judged by hand\\n01 0 007 1\\n1 0 7 0\\n"))
+    >>> print(caught[0].message)
+    <buffer>: skipped 1 comment line(s) starting with '#', as trec_eval does.
+    >>> qrels
       query_id doc_id  relevance
-    0       q1     d1          1
-    1       q1     d2          0
+    0       01    007          1
+    1        1      7          0
     """
     return _load(source, "qrels")
 
 
 def read_run(source: Source) -> pd.DataFrame:
-    """Read a TREC run file: ``qid Q0 docid rank score tag`` per line.
+    """Read a TREC run file: ``qid Q0 docid rank score tag`` per line, as trec_eval reads it.
 
-    The rank column is read but ignored: trec_eval ranks documents by score.
-    Introduced in ``11_evaluate_your_own_run``.
+    The rank column is read but ignored: trec_eval ranks documents by score. Fields
+    after the tag are ignored, with a warning. Introduced in ``11_evaluate_your_own_run``.
 
     Parameters
     ----------
     source : path or file-like
-        A path, or an open text or binary buffer.
+        A path (``str`` or path-like, ``/dev/stdin`` and ``/dev/fd/N`` included), or an
+        open text or binary file, read from its current position. Gzip data is
+        recognised by its first bytes.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``query_id``, ``doc_id`` (categorical for files that parse cleanly,
-        else str) and ``score`` (float64).
+        Columns ``query_id`` and ``doc_id`` (categorical, of str, exactly as written)
+        and ``score`` (float64), one row per retrieved document, in file order.
 
     Raises
     ------
     ValueError
-        On an empty file, a line with the wrong number of fields, a score that is
-        not a finite number (NaN included), or a document listed twice for one
-        query: the message names the file and the line.
+        On an unreadable or empty file, a line with fewer than 6 fields, a score that
+        is not a finite decimal number (``nan``, ``inf`` and ``1e39`` included), a
+        document listed twice for one query, or bytes that are not UTF-8: the message
+        names the file, the line and the rule.
+
+    Warns
+    -----
+    UserWarning
+        Once per file, with a count, for skipped comment (``#``) and blank lines and
+        for lines with fields after the tag.
 
     Examples
     --------
     >>> import io
     >>> from mapteach.runs.trec import read_run
-    >>> read_run(io.StringIO("q1 Q0 d1 1 2.5 bm25\\n"))[["query_id", "doc_id", "score"]]
+    >>> read_run(io.BytesIO(b"1 Q0 007 1 2.5 bm25\\n1 Q0 7 2 1.5 bm25\\n"))
       query_id doc_id  score
-    0       q1     d1    2.5
+    0        1    007    2.5
+    1        1      7    1.5
+    >>> read_run(io.StringIO("q1 Q0 d1 1 high bm25\\n"))
+    Traceback (most recent call last):
+    ValueError: <buffer>, line 1: score 'high' of query 'q1', document 'd1' is not a finite number.
     """
     return _load(source, "run")
+
+
+# --- DataFrames and dicts ------------------------------------------------------------------
+
+
+def _id(value: Any) -> str | None:
+    """An identifier as a string: str as is, an integer as its digits, else None."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return str(int(value))
+    return None
+
+
+def _ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Identifiers (an object array) as strings, and which are missing or of a wrong type."""
+    if pd.api.types.infer_dtype(values, skipna=False) == "string":
+        return values, np.zeros(values.shape, bool)
+    texts = np.array([_id(value) for value in values.tolist()], dtype=object)
+    return texts, pd.isna(texts)
+
+
+def _id_error(source: str, where: str, column: str, value: Any) -> Exception:
+    """The error for a missing id (ValueError) or one of the wrong type (TypeError)."""
+    value = value.item() if isinstance(value, np.generic) else value  # np.float64(1.0) -> 1.0
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return ValueError(
+            f"{source}, {where}: {column} is missing (NaN or None); every row needs a query_id "
+            "and a doc_id."
+        )
+    return TypeError(
+        f"{source}, {where}: {column} {value!r} is a {type(value).__name__}; identifiers "
+        "are strings, as in TREC files (an integer is taken as its digits, but a float "
+        "such as 1.0 cannot be told from '1')."
+    )
+
+
+def _id_column(column: pd.Series, name: str, source: str) -> Any:
+    """A DataFrame's id column as str (categorical kept), or the error naming the row."""
+    categorical = isinstance(column.dtype, pd.CategoricalDtype)
+    values = (column.cat.categories if categorical else column).to_numpy(dtype=object)
+    texts, bad = _ids(values)
+    if categorical:
+        codes = column.cat.codes.to_numpy()
+        bad = (codes < 0) | bad[codes]
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise _id_error(source, f"row {column.index[row]}", name, column.iloc[row])
+    if texts is values:
+        return column.array
+    if not categorical:
+        return texts
+    if len(set(texts)) < len(texts):
+        raise ValueError(
+            f"{source}: the {name} categories {list(values)!r} are not distinct as strings."
+        )
+    return column.cat.rename_categories(list(texts)).array
+
+
+def _from_frame(data: pd.DataFrame, value: str, what: str) -> tuple[pd.DataFrame, _Where]:
+    missing = {"query_id", "doc_id", value} - set(data.columns)
+    if missing:
+        raise ValueError(
+            f"the {what} DataFrame needs columns query_id, doc_id and {value}; missing "
+            f"{', '.join(sorted(missing))}."
+        )
+    source = f"the {what}"
+    frame = pd.DataFrame(
+        {column: _id_column(data[column], column, source) for column in ("query_id", "doc_id")}
+    )
+    index = data.index
+    where = _Where(source, what, "row", lambda at: index[at].tolist())
+    raw = data[value]
+    numeric = isinstance(raw.dtype, np.dtype) and raw.dtype.kind in "biuf"
+    frame[value] = raw.to_numpy() if numeric else raw.to_numpy(dtype=object)
+    return frame, where
+
+
+def _from_dict(data: Mapping, value: str, what: str) -> tuple[pd.DataFrame, _Where]:
+    queries: list[Any] = []
+    docs: list[Any] = []
+    items: list[Any] = []
+    for query, ranked in data.items():
+        if not isinstance(ranked, Mapping):
+            raise TypeError(
+                f"{what} dict: query {query!r} must map to a dict of document id -> "
+                f"{value}, as in pytrec_eval; got {type(ranked).__name__}."
+            )
+        queries += [query] * len(ranked)
+        docs += ranked.keys()
+        items += ranked.values()
+    frame = pd.DataFrame({value: pd.Series(items, dtype=object)})
+    for column, keys in (("query_id", queries), ("doc_id", docs)):
+        texts, bad = _ids(pd.Series(keys, dtype=object).to_numpy())
+        if bad.any():
+            row = int(np.argmax(bad))
+            where = f"query {queries[row]!r}" + (f", document {docs[row]!r}" * (column == "doc_id"))
+            raise _id_error(f"the {what} dict", where, column, keys[row])
+        frame.insert(len(frame.columns) - 1, column, texts)
+    return frame, _Where(f"the {what}", what, "row", lambda at: at.tolist())
+
+
+def _numbers(raw: np.ndarray, integer: bool) -> tuple[np.ndarray, list[int]]:
+    """A value column as numbers, and the rows that break the rule (the first few at least)."""
+    if raw.dtype == object:  # Python numbers alone cast exactly; anything else one by one
+        kind = pd.api.types.infer_dtype(raw, skipna=False)
+        exact = ("integer", "floating") + (() if integer else ("mixed-integer-float",))
+        if kind in exact:
+            with contextlib.suppress(OverflowError):  # an int beyond int64: one by one, below
+                raw = raw.astype(np.int64 if kind == "integer" else np.float64)
+    if raw.dtype != object:
+        return raw, np.flatnonzero(_check_values(raw, integer)).tolist()
+    parsed = [_number(item, integer) for item in raw.tolist()]
+    bad = [row for row, (number, _) in enumerate(parsed) if number is None]
+    return (raw if bad else np.array([number for number, _ in parsed])), bad
+
+
+def _finish(frame: pd.DataFrame, where: _Where, what: str) -> pd.DataFrame:
+    """Check and convert a frame's value column, and reject duplicate documents."""
+    value, integer = _KINDS[what][1], what == "qrels"
+    if frame.empty:
+        raise ValueError(f"the {what} holds no rows.")
+    raw = frame[value].to_numpy()
+    checked, bad = _numbers(raw, integer)
+    if bad:
+        row = bad[0]
+        item = raw[row]
+        shown = repr(item) if isinstance(item, str) else str(item)
+        rule = _number(item, integer)[1]
+        raise where.value(row, shown, frame["query_id"][row], frame["doc_id"][row], rule)
+    frame[value] = checked.astype(np.int64 if integer else np.float64)
+    query, doc = (pd.factorize(frame[column])[0] for column in ("query_id", "doc_id"))
+    _check_duplicates(query, doc, frame, where)
+    return frame
 
 
 def _is_source(data: Any) -> bool:
     return isinstance(data, (str, os.PathLike)) or hasattr(data, "read")
 
 
-def _table(data: Any, value: str, what: str) -> pd.DataFrame:
-    """A DataFrame or pytrec_eval-style dict as ``query_id, doc_id, <value>`` rows."""
+def _as(data: Any, what: str) -> pd.DataFrame:
+    if _is_source(data):
+        return _load(data, what)
+    value = _KINDS[what][1]
     if isinstance(data, pd.DataFrame):
-        missing = {"query_id", "doc_id", value} - set(data.columns)
-        if missing:
-            raise ValueError(
-                f"the {what} DataFrame needs columns query_id, doc_id and {value}; missing "
-                f"{', '.join(sorted(missing))}."
-            )
-        frame = data[["query_id", "doc_id", value, *(["line"] if "line" in data else [])]].copy()
-        for column in ("query_id", "doc_id"):
-            if isinstance(frame[column].dtype, pd.CategoricalDtype):
-                frame[column] = frame[column].cat.rename_categories(str)
-            else:
-                frame[column] = frame[column].astype(str)
+        frame, where = _from_frame(data, value, what)
     elif isinstance(data, Mapping):
-        rows = []
-        for query, docs in data.items():
-            if not isinstance(docs, Mapping):
-                raise TypeError(
-                    f"{what} dict: query {query!r} must map to a dict of document id -> "
-                    f"{value}, as in pytrec_eval; got {type(docs).__name__}."
-                )
-            rows += [(str(query), str(doc), item) for doc, item in docs.items()]
-        frame = pd.DataFrame(rows, columns=["query_id", "doc_id", value])
+        frame, where = _from_dict(data, value, what)
     else:
         raise TypeError(
             f"{what} must be a path, an open file, a DataFrame or a pytrec_eval-style dict; "
             f"got {type(data).__name__}."
         )
-    if frame.empty:
-        raise ValueError(f"the {what} holds no rows.")
-    frame.attrs["source"] = f"the {what}"
-    return frame
+    return _finish(frame, where, what)
 
 
 def as_qrels(data: Any) -> pd.DataFrame:
-    """Qrels from a path, buffer, DataFrame (``query_id, doc_id, relevance``) or dict.
+    """Qrels from a path, an open file, a DataFrame or a pytrec_eval-style dict.
+
+    Parameters
+    ----------
+    data : path, file, DataFrame or dict
+        A TREC qrels file (as :func:`read_qrels`), a DataFrame with columns
+        ``query_id, doc_id, relevance``, or ``{query_id: {doc_id: grade}}``. Ids are
+        strings (an integer is taken as its digits); grades integers within int64
+        (``2.0`` is 2).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id`` (str, or categorical of str as
+        :func:`read_qrels` gives) and ``relevance`` (int64).
+
+    Raises
+    ------
+    ValueError
+        On a missing column or id (NaN, None), a grade that is not an integer within
+        int64, or a document judged twice for one query: the message names the row
+        (DataFrame) or the query and the document (dict).
+    TypeError
+        On an id that is neither a string nor an integer (e.g. the float 1.0).
 
     Examples
     --------
     >>> from mapteach.runs.trec import as_qrels
-    >>> as_qrels({"q1": {"d1": 2, "d2": 0}})
+    >>> as_qrels({"q1": {"d1": 2, "007": 0}})
       query_id doc_id  relevance
     0       q1     d1          2
-    1       q1     d2          0
+    1       q1    007          0
+    >>> as_qrels({"q1": {"d1": 2**70}})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: the qrels, row 0: relevance 1180591620717411303424 of query 'q1', ... int64 ...
     """
-    return (
-        _load(data, "qrels")
-        if _is_source(data)
-        else _finish(_table(data, "relevance", "qrels"), "qrels")
-    )
+    return _as(data, "qrels")
 
 
 def as_run(data: Any) -> pd.DataFrame:
-    """A run from a path, buffer, DataFrame (``query_id, doc_id, score``) or dict.
+    """A run from a path, an open file, a DataFrame or a pytrec_eval-style dict.
+
+    Parameters
+    ----------
+    data : path, file, DataFrame or dict
+        A TREC run file (as :func:`read_run`), a DataFrame with columns
+        ``query_id, doc_id, score``, or ``{query_id: {doc_id: score}}``. Ids are
+        strings (an integer is taken as its digits); scores finite numbers within
+        the 32-bit float range trec_eval uses.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id`` (str, or categorical of str as :func:`read_run`
+        gives) and ``score`` (float64).
+
+    Raises
+    ------
+    ValueError
+        On a missing column or id, a score that is not finite or overflows, or a
+        document listed twice for one query: the message names the row or the query
+        and the document.
+    TypeError
+        On an id that is neither a string nor an integer.
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from mapteach.runs.trec import as_run
     >>> as_run({"q1": {"d1": 0.5, "d2": 1.5}})
       query_id doc_id  score
     0       q1     d1    0.5
     1       q1     d2    1.5
+    >>> unnamed = pd.DataFrame({"query_id": ["q1", None], "doc_id": ["d1", "d2"], "score": [1, 2]})
+    >>> as_run(unnamed)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: the run, row 1: query_id is missing (NaN or None); every row needs a query_id ...
     """
-    return _load(data, "run") if _is_source(data) else _finish(_table(data, "score", "run"), "run")
+    return _as(data, "run")
 
 
 def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Path:
     """Write qrels or a run in TREC format (used by the notebooks to make example files).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        As :func:`read_qrels` or :func:`read_run` return.
+    path : str or path-like
+        Where to write.
+    kind : {"qrels", "run"}
+        The format; a run is written best score first per query, ranks from 1.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
 
     Examples
     --------

@@ -185,17 +185,30 @@ class BoardFigure:
         add(self.sawtooth)
         (self.interpolated,) = self.ax_pr.plot([], [], color=ACCENT, lw=1.5, drawstyle="steps-pre")
         add(self.interpolated)
-        self.ax_pr.legend(
-            [self.sawtooth, self.interpolated, self.area],
-            ["precision after each rank", "interpolated", "shaded area = AP"],
+        # the optional entry is the top row of a legend anchored below: hidden, it leaves no gap
+        self.pr_legend = self.ax_pr.legend(
+            [self.interpolated, self.sawtooth, self.area],
+            ["interpolated", "precision after each rank", "shaded area = AP"],
             fontsize=7,
             loc="lower left",
             frameon=False,
         )
-        self.ax_precision.legend(
+        self.cutoff_legend = self.ax_precision.legend(
             [self.cutoff], ["cutoff k"], fontsize=7, loc="upper right", frameon=False
         )
+        self._legend_shows: tuple[bool, bool] | None = None
         self._length = -1
+
+    def _legend_only_drawn(self, *, cutoff: bool, interpolated: bool) -> None:
+        """Show a legend entry only for what is drawn; redraw once when that changes."""
+        if (cutoff, interpolated) == self._legend_shows:
+            return
+        self._legend_shows = (cutoff, interpolated)
+        self.cutoff_legend.set_visible(cutoff)
+        for artist in (self.pr_legend.legend_handles[0], self.pr_legend.get_texts()[0]):
+            if artist is not None:
+                artist.set_visible(interpolated)
+        self._blit.redraw()
 
     def _set_length(self, n: int) -> None:
         self._length = n
@@ -232,10 +245,14 @@ class BoardFigure:
         recall, precision, y = recall[:shown], precision[:shown], y[:shown]
         start = precision[:1] if shown else np.zeros(1)
         self.sawtooth.set_data(np.r_[0.0, recall], np.r_[start, precision])
-        best = interpolated_precision(precision)
+        best = interpolated_precision(recall, precision)
         self.interpolated.set_data(np.r_[0.0, recall], np.r_[best[:1] if shown else 0.0, best])
         self.interpolated.set_visible(interpolated)
         self.area.set_xy(_area_polygon(recall[y], precision[y]))
+        # a cutoff past the last rank falls outside the axes
+        self._legend_only_drawn(
+            cutoff=k is not None and k <= self._length, interpolated=interpolated
+        )
         self._blit.refresh()
 
 

@@ -9,7 +9,10 @@ Introduced in ``06_playground``.
 from __future__ import annotations
 
 import numbers
+import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -25,16 +28,37 @@ from mapteach.teaching.trace import explain_table, trace_ap
 from mapteach.views.plots import APBarsFigure, BoardFigure, figure_png
 from mapteach.views.render import trace_html
 
-__all__ = ["MultiQueryBoard", "RankingBoard", "RankingList", "Readout"]
+__all__ = ["MultiQueryBoard", "RankingBoard", "RankingError", "RankingList", "Readout"]
 
 _STATIC = Path(__file__).parent / "static"
 
-#: Presets offered in the board's menu: every single-query worked example.
-PRESETS: list[tuple[str, str]] = [
+#: Presets offered in the board's menu, as (name, title) pairs: every single-query
+#: worked example. Read-only, so one board cannot change another's menu.
+PRESETS: tuple[tuple[str, str], ...] = tuple(
     (name, f"{example.article} · {example.title}")
     for name, example in EXAMPLES.items()
     if isinstance(example, RankingExample)
-]
+)
+
+
+class RankingError(traitlets.TraitError, ValueError):
+    """An invalid list, count or preset for a :class:`RankingList`.
+
+    A TraitError, so a rejected change from the browser is rolled back before any
+    observer sees it; a ValueError, as every other invalid argument here.
+    """
+
+
+def _single_query(name: str) -> RankingExample:
+    example = get_example(name)
+    if not isinstance(example, RankingExample):
+        raise ValueError(f"{name!r} has several queries; show it with MultiQueryBoard.")
+    return example
+
+
+def _bar_label(title: str) -> str:
+    """A title's lead, before any colon, short enough to go under a bar (``"Query A"``)."""
+    return textwrap.shorten(title.partition(":")[0], width=28, placeholder="…")
 
 
 def _items(
@@ -54,6 +78,18 @@ def _items(
     ]
 
 
+@dataclass(frozen=True)
+class _Origin:
+    """What :meth:`RankingList.reset` restores: the list as created, or the preset last loaded."""
+
+    preset: str
+    query_name: str
+    items: tuple[dict[str, Any], ...]
+    n_unretrieved: int
+    k: int
+    interpolated: bool
+
+
 class RankingList(anywidget.AnyWidget):
     """One query's ranked list as a widget; the kernel computes its AP.
 
@@ -68,10 +104,19 @@ class RankingList(anywidget.AnyWidget):
         the system never retrieved.
     k : int, optional
         Rank cutoff (AP@k).
+    interpolated : bool, default False
+        Draw the interpolated precision curve too (on a :class:`RankingBoard`).
     compact : bool, default False
         Hide the controls (used in the multi-query board).
     query_name : str, optional
         Shown above the list.
+
+    Notes
+    -----
+    ``heading`` is the text shown above the list: ``query_name``, marked
+    "(edited)" once the ranking or its R differs from the preset it was loaded
+    from; the preset menu then shows "custom ranking" (``preset == ""``), and
+    choosing the preset again, or :meth:`reset`, restores it.
 
     Examples
     --------
@@ -93,8 +138,10 @@ class RankingList(anywidget.AnyWidget):
     ap_label = traitlets.Unicode("AP", read_only=True).tag(sync=True)
     presets = traitlets.List(traitlets.List()).tag(sync=True)
     preset = traitlets.Unicode("").tag(sync=True)
+    reset_request = traitlets.Int(0).tag(sync=True, echo_update=False)
     compact = traitlets.Bool(False).tag(sync=True)
     query_name = traitlets.Unicode("").tag(sync=True)
+    heading = traitlets.Unicode("", read_only=True).tag(sync=True)
 
     def __init__(
         self,
@@ -104,22 +151,32 @@ class RankingList(anywidget.AnyWidget):
         docs: Sequence[str] | None = None,
         n_relevant: int | None = None,
         k: int | None = None,
+        interpolated: bool = False,
         compact: bool = False,
         query_name: str = "",
         **kwargs: Any,
     ) -> None:
         items = _items(labels, titles, docs)
         hits = sum(item["relevant"] for item in items)
-        super().__init__(
-            items=items,
+        self._origin = _Origin(
+            preset="",
+            query_name=query_name,
+            items=tuple(items),
             n_unretrieved=as_n_relevant(n_relevant, hits) - hits,
             k=k or 0,
+            interpolated=interpolated,
+        )
+        # the observers below run once for these first values, too
+        super().__init__(
+            items=items,
+            n_unretrieved=self._origin.n_unretrieved,
+            k=self._origin.k,
+            interpolated=interpolated,
             compact=compact,
             query_name=query_name,
-            presets=[] if compact else [["", "— your own ranking —"], *map(list, PRESETS)],
+            presets=[] if compact else [["", "— custom ranking —"], *map(list, PRESETS)],
             **kwargs,
         )
-        self._recompute()
 
     @classmethod
     def from_example(cls, name: str, **kwargs: Any) -> RankingList:
@@ -133,20 +190,20 @@ class RankingList(anywidget.AnyWidget):
         seen: dict[str, int] = {}
         for index, item in enumerate(proposal.value):
             if not isinstance(item, dict) or {"doc", "title", "relevant"} - set(item):
-                raise ValueError(
+                raise RankingError(
                     f"items[{index}] must be a dict with keys 'doc', 'title' and 'relevant'; "
                     f"got {item!r}."
                 )
             if not isinstance(item["doc"], str) or not item["doc"]:
-                raise ValueError(
+                raise RankingError(
                     f"items[{index}]['doc'] must be a non-empty string; got {item['doc']!r}."
                 )
             if not isinstance(item["relevant"], bool):
-                raise ValueError(
+                raise RankingError(
                     f"items[{index}]['relevant'] must be True or False; got {item['relevant']!r}."
                 )
             if item["doc"] in seen:
-                raise ValueError(
+                raise RankingError(
                     f"items[{index}] has doc {item['doc']!r}, which items[{seen[item['doc']]}] "
                     "already has; every result needs its own doc id."
                 )
@@ -161,8 +218,18 @@ class RankingList(anywidget.AnyWidget):
                 if proposal.trait.name == "n_unretrieved"
                 else "the cutoff (0 for none)"
             )
-            raise ValueError(
+            raise RankingError(
                 f"{proposal.trait.name} is {what} and must be >= 0; got {proposal.value}."
+            )
+        return proposal.value
+
+    @traitlets.validate("preset")
+    def _check_preset(self, proposal: traitlets.Bunch) -> str:
+        names = [name for name, _ in PRESETS]
+        if proposal.value and proposal.value not in names:
+            raise RankingError(
+                f"preset {proposal.value!r} is not a single-query worked example; choose '' "
+                f"(a custom ranking) or one of: {', '.join(names)}."
             )
         return proposal.value
 
@@ -173,10 +240,22 @@ class RankingList(anywidget.AnyWidget):
         )
         self.set_trait("ap_label", "AP" if self.cutoff is None else f"AP@{self.cutoff}")
 
+    @traitlets.observe("items", "n_unretrieved", "query_name")
+    def _show_edits(self, change: traitlets.Bunch | None = None) -> None:
+        edited = self.edited
+        self.set_trait("heading", f"{self.query_name} (edited)" if edited else self.query_name)
+        self.preset = "" if edited else self._origin.preset
+
     @traitlets.observe("preset")
-    def _load_preset(self, change: traitlets.Bunch) -> None:
-        if change.new:
+    def _choose_preset(self, change: traitlets.Bunch) -> None:
+        if change.new and (change.new != self._origin.preset or self.edited):
             self.load(change.new)
+        else:  # "custom ranking" chosen, or the preset shown again: the menu shows the truth
+            self._show_edits()
+
+    @traitlets.observe("reset_request")
+    def _reset_on_request(self, change: traitlets.Bunch) -> None:
+        self.reset()
 
     @property
     def labels(self) -> list[int]:
@@ -192,6 +271,14 @@ class RankingList(anywidget.AnyWidget):
     def cutoff(self) -> int | None:
         """The cutoff k, or None for the whole list."""
         return self.k or None
+
+    @property
+    def edited(self) -> bool:
+        """Whether the ranking or its R differs from the preset it was loaded from."""
+        origin = self._origin
+        return bool(origin.preset) and (
+            self.items != list(origin.items) or self.n_unretrieved != origin.n_unretrieved
+        )
 
     def _rank_of(self, doc: str) -> int:
         for index, item in enumerate(self.items):
@@ -221,17 +308,46 @@ class RankingList(anywidget.AnyWidget):
         self.items = items
 
     def load(self, name: str) -> None:
-        """Show a worked example by name, such as ``"001_legal"``."""
-        example = get_example(name)
-        if not isinstance(example, RankingExample):
-            raise ValueError(f"{name!r} has several queries; show it with MultiQueryBoard.")
-        with self.hold_sync():
-            self.items = _items(example.labels, None, example.docs or None)
-            self.n_unretrieved = example.n_relevant - sum(example.labels)
-            self.k = 0
-            self.query_name = f"Article {example.article} · {example.title}"
-            if self.preset and self.preset != name:
-                self.preset = name
+        """Show a worked example by name, such as ``"001_legal"``, as choosing its preset does.
+
+        The cutoff goes back to 0 (none); the interpolated-curve toggle stays as it is.
+        """
+        example = _single_query(name)
+        self._origin = _Origin(
+            preset=name,
+            query_name=f"Article {example.article} · {example.title}",
+            items=tuple(_items(example.labels, None, example.docs or None)),
+            n_unretrieved=example.n_relevant - sum(example.labels),
+            k=0,
+            interpolated=self.interpolated,
+        )
+        self.reset()
+
+    def reset(self) -> None:
+        """Restore the preset last loaded, or the list as created, as the Reset button does.
+
+        Its ranking, relevance, R, cutoff k and interpolated-curve toggle all come back.
+
+        Examples
+        --------
+        >>> from mapteach.views.ranking_board import RankingList
+        >>> ranking = RankingList.from_example("003_b")
+        >>> ranking.move("d3", 1)
+        >>> ranking.k = 2
+        >>> ranking.heading, ranking.preset
+        ('Article 003 · Query B: one of the 3 relevant items never retrieved (edited)', '')
+        >>> ranking.reset()
+        >>> ranking.labels, ranking.k, ranking.preset
+        ([1, 0, 1, 0, 0, 0, 0, 0], 0, '003_b')
+        """
+        origin = self._origin
+        with self.hold_sync(), self.hold_trait_notifications():
+            self.items = [dict(item) for item in origin.items]
+            self.n_unretrieved = origin.n_unretrieved
+            self.k = origin.k
+            self.interpolated = origin.interpolated
+            self.query_name = origin.query_name
+            self.preset = origin.preset
 
     def __repr__(self) -> str:
         state = f"{self.labels}, n_relevant={self.n_relevant}, k={self.cutoff}"
@@ -278,20 +394,26 @@ def _static(picture: str, html: str, note: str) -> str:
     )
 
 
-class _StaticFallback:
-    """Adds ``static_html()`` as a text/html fallback beside the widget view."""
+class _StaticFallbackBox(ipywidgets.VBox):
+    """A VBox whose ``static_html()`` is a text/html fallback beside the widget view."""
+
+    def static_html(self) -> str:
+        """The board's current state as HTML, for viewers without a kernel."""
+        raise NotImplementedError
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data = super()._repr_mimebundle_(**kwargs)
+        data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)
         data["text/html"] = self.static_html()
         return data
 
 
-class RankingBoard(_StaticFallback, ipywidgets.VBox):
+class RankingBoard(_StaticFallbackBox):
     """The ranking board: a draggable list, its trace table, P@k bars and the PR curve.
 
     Every view updates after every action, and the AP shown is always
-    :func:`mapteach.average_precision` of the list on screen. Without a kernel
+    :func:`mapteach.average_precision` of the list on screen. Once the list
+    differs from the example chosen, its heading says "(edited)"; *Reset*, or
+    choosing the example again, brings the example back. Without a kernel
     (on GitHub, in an HTML export) it shows a picture and the trace table of
     its initial state.
 
@@ -327,15 +449,19 @@ class RankingBoard(_StaticFallback, ipywidgets.VBox):
     ) -> None:
         if example is not None:
             self.ranking = RankingList.from_example(example)
-            self.ranking.preset = example
         else:
             if labels is None:
-                labels, n_relevant = get_example("003_a").labels, get_example("003_a").n_relevant
+                default = _single_query("003_a")
+                labels, n_relevant = default.labels, default.n_relevant
             self.ranking = RankingList(labels, titles=titles, docs=docs, n_relevant=n_relevant, k=k)
         self.plot = BoardFigure()
         self.trace = ipywidgets.HTML()
         self.trace.layout.margin = "0 0 0 16px"
-        super().__init__([ipywidgets.HBox([self.ranking, self.trace]), self.plot.canvas])
+        # the trace table goes below the list when both do not fit side by side
+        side_by_side = ipywidgets.HBox(
+            [self.ranking, self.trace], layout=ipywidgets.Layout(flex_flow="row wrap")
+        )
+        super().__init__([side_by_side, self.plot.canvas])
         self.ranking.observe(self._refresh, names=["items", "n_unretrieved", "k", "interpolated"])
         self._refresh()
 
@@ -367,8 +493,11 @@ class RankingBoard(_StaticFallback, ipywidgets.VBox):
         return f"RankingBoard({self.ranking!r})"
 
 
-class MultiQueryBoard(_StaticFallback, ipywidgets.VBox):
+class MultiQueryBoard(_StaticFallbackBox):
     """Several queries' lists side by side, each with its AP, and their MAP.
+
+    Each list is headed by its query's title, and its bar by the title's lead
+    ("Query A").
 
     Parameters
     ----------
@@ -379,6 +508,8 @@ class MultiQueryBoard(_StaticFallback, ipywidgets.VBox):
     --------
     >>> from mapteach.views.ranking_board import MultiQueryBoard
     >>> board = MultiQueryBoard("003_abc")
+    >>> board.rankings[0].query_name
+    'Query A: relevant near the top'
     >>> round(board.map_readout.value, 4)
     0.5602
     >>> board.rankings[2].move("d8", 1)  # pull query C's last relevant item to the top
@@ -391,11 +522,12 @@ class MultiQueryBoard(_StaticFallback, ipywidgets.VBox):
         if not isinstance(queries, MapExample):
             raise ValueError(f"{example!r} is a single query; show it with RankingBoard.")
         self.rankings = [
-            RankingList(q.labels, n_relevant=q.n_relevant, compact=True, query_name=q.name)
+            RankingList(q.labels, n_relevant=q.n_relevant, compact=True, query_name=q.title)
             for q in queries.queries
         ]
         self.map_readout = Readout(label="MAP", testid="map-value")
-        self.plot = APBarsFigure([q.name for q in queries.queries])
+        self._bar_labels = [_bar_label(q.title) for q in queries.queries]
+        self.plot = APBarsFigure(self._bar_labels)
         super().__init__(
             [
                 ipywidgets.HBox(
@@ -419,10 +551,10 @@ class MultiQueryBoard(_StaticFallback, ipywidgets.VBox):
 
     def static_html(self) -> str:
         """A picture of the per-query APs and MAP, for viewers without a kernel."""
-        still = APBarsFigure([r.query_name for r in self.rankings], live=False)
+        still = APBarsFigure(self._bar_labels, live=False)
         still.update(self.aps)
         rows = "".join(
-            f"<li>{r.query_name}: {r.labels}, R = {r.n_relevant}, AP = {r.ap:.4f}</li>"
+            f"<li>{escape(r.query_name)} — {r.labels}, R = {r.n_relevant}, AP = {r.ap:.4f}</li>"
             for r in self.rankings
         )
         return _static(

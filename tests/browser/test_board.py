@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from mapteach import average_precision
+from mapteach import average_precision, get_example
 from tests.browser.harness import open_notebook
 
 pytestmark = pytest.mark.browser
@@ -72,6 +72,26 @@ def wait_for_repaint(page, before: int) -> None:
     page.wait_for_function("(n) => window.__paints.length > n", arg=before, timeout=15_000)
 
 
+def wait_for_order(page, board, docs: list[str]) -> None:
+    """Wait until the list on screen holds ``docs``, in that order."""
+    page.wait_for_function(
+        "([root, docs]) => [...root.querySelectorAll('[data-testid=rank-item]')]"
+        ".map((li) => li.dataset.doc).join() === docs",
+        arg=[board.element_handle(), ",".join(docs)],
+        timeout=15_000,
+    )
+
+
+def overlap(a: dict, b: dict) -> bool:
+    """Whether two bounding boxes intersect."""
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
 def test_playground_in_jupyterlab(browser, lab_url):
     page = open_notebook(browser, lab_url, "06_playground.ipynb")
     board = page.locator(SINGLE)
@@ -131,13 +151,15 @@ def test_playground_in_jupyterlab(browser, lab_url):
     assert state["labels"] == [0] * 6 + [1] * 4
     assert board.locator("[data-testid=ap-value]").inner_text() == "AP = 0.2815"
 
-    # multi-query mode: pull query C's last relevant result to the top; MAP follows
-    query_c = page.locator('[data-testid=ranking-board][data-query="003_c"]')
+    # multi-query mode, each list under its query's title: pull query C's last relevant
+    # result to the top; MAP follows
+    query_c = page.locator('[data-testid=ranking-board][data-query^="Query C"]')
+    assert query_c.locator(".mt-query").inner_text() == get_example("003_c").title
     c_items = query_c.locator("[data-testid=rank-item]")
     c_items.nth(7).drag_to(c_items.nth(0), target_position={"x": 30, "y": 3})
     states = [
-        read(page.locator(f'[data-testid=ranking-board][data-query="{name}"]'))
-        for name in ("003_a", "003_b", "003_c")
+        read(page.locator(f'[data-testid=ranking-board][data-query^="Query {name}"]'))
+        for name in "ABC"
     ]
     assert states[2]["docs"][0] == "d8"
     wait_for_value(page, query_c.locator("[data-testid=ap-value]"), expected_ap(states[2]))
@@ -149,7 +171,9 @@ def test_playground_in_jupyterlab(browser, lab_url):
     )
 
     # the inverse exercise: move relevant d7, d8, d9 to ranks 2, 4, 5 by keyboard, then Check
-    task = page.locator('[data-testid=ranking-board][data-query="Drag the results, then Check"]')
+    task = page.locator(
+        '[data-testid=ranking-board][data-query="Drag the results, then Check"]'
+    ).last
     for doc, steps in (("d7", 5), ("d8", 4), ("d9", 4)):
         task.locator(f'[data-doc="{doc}"]').focus()
         for _ in range(steps):
@@ -158,6 +182,72 @@ def test_playground_in_jupyterlab(browser, lab_url):
     wait_for_value(page, task.locator("[data-testid=ap-value]"), 0.5)
     page.locator(".mapteach-check").last.click()
     page.get_by_text("Correct: AP = 0.5000 (target 0.5), P@5 = 0.6000 (target 0.6).").wait_for()
+    page.close()
+
+
+def test_enter_commits_reset_restores_and_nothing_overlaps(browser, lab_url):
+    page = open_notebook(browser, lab_url, "06_playground.ipynb")
+    board = page.locator(SINGLE)
+    items = board.locator("[data-testid=rank-item]")
+    items.first.wait_for(timeout=90_000)
+    preset = get_example("003_a")
+    heading = board.locator(".mt-query")
+    heading_text = f"Article 003 · {preset.title}"
+    select = board.locator("[data-testid=preset-select]")
+    readout = board.locator("[data-testid=ap-value]")
+    wait_for_value(page, readout, preset.ap)
+
+    # the preset menu and Reset sit clear of the trace table's header, wide and narrow
+    header = page.locator("[data-testid=trace-table]").first.locator("thead")
+    reset = board.locator("[data-testid=reset-button]")
+    for width in (1400, 800):
+        page.set_viewport_size({"width": width, "height": 1000})
+        inside = board.bounding_box()
+        for control in (select, reset):
+            box = control.bounding_box()
+            assert not overlap(box, header.bounding_box()), width
+            assert box["x"] + box["width"] <= inside["x"] + inside["width"] + 0.5, width
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+    # Enter commits "missed relevant": R = 3 + 2, and the focus stays in the input
+    unretrieved = board.locator("[data-testid=unretrieved-input]")
+    unretrieved.fill("2")
+    unretrieved.press("Enter")
+    wait_for_value(page, readout, average_precision(preset.labels, n_relevant=5))
+    assert page.evaluate("document.activeElement.dataset.testid") == "unretrieved-input"
+    page.wait_for_function(  # the heading says so, the menu shows "custom ranking"
+        "([heading, select, text]) => heading.textContent === text && select.value === ''",
+        arg=[heading.element_handle(), select.element_handle(), f"{heading_text} (edited)"],
+    )
+
+    # Enter commits the cutoff: AP@3
+    cutoff = board.locator("[data-testid=cutoff-input]")
+    cutoff.fill("3")
+    cutoff.press("Enter")
+    wait_for_value(page, readout, average_precision(preset.labels, n_relevant=5, k=3))
+    assert readout.inner_text().startswith("AP@3 = ")
+
+    # Reset, after a drag: the preset's order, R, k and AP are back
+    items.nth(3).drag_to(items.nth(0), target_position={"x": 30, "y": 3})
+    assert_readout_matches(page, board)
+    reset.click()
+    original = [f"d{i}" for i in range(1, 9)]
+    wait_for_order(page, board, original)
+    wait_for_value(page, readout, preset.ap)
+    state = assert_readout_matches(page, board)
+    assert (state["unretrieved"], state["cutoff"]) == (0, 0)
+    assert heading.inner_text() == heading_text  # reset arrives as one message
+    assert select.input_value() == "003_a"
+    select.select_option("")  # "custom ranking" for an unedited list: the menu goes back
+    page.wait_for_function("(el) => el.value === '003_a'", arg=select.element_handle())
+
+    # choosing the same example again after an edit restores it too
+    items.nth(2).drag_to(items.nth(0), target_position={"x": 30, "y": 3})
+    wait_for_order(page, board, ["d3", "d1", "d2", *original[3:]])
+    page.wait_for_function("(el) => el.value === ''", arg=select.element_handle())
+    select.select_option("003_a")
+    wait_for_order(page, board, original)
+    wait_for_value(page, readout, preset.ap)
     page.close()
 
 

@@ -1,5 +1,17 @@
 // The ranking board's list: drag or Alt+Arrow to reorder, click or Space to toggle
-// relevance. The model's traits are the only state; the kernel computes AP.
+// relevance. The model's traits are the only state; the kernel computes AP, the heading
+// (marked "(edited)" once the list differs from its preset) and the preset menu's value,
+// and restores the preset when `reset_request` counts up. The view keeps only what a
+// gesture needs between two events: the result to focus after the next redraw, and the
+// rank a drag started from.
+
+const HELP =
+  "Drag a result, or focus it and press Alt+Arrow Up/Down to move it. " +
+  "Click it or press Space to mark it relevant.";
+
+const CONTROL_EVENTS = [
+  "presets", "preset", "compact", "n_unretrieved", "k", "interpolated", "query_name", "heading",
+].map((trait) => `change:${trait}`).join(" ");
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -11,7 +23,7 @@ function el(tag, attrs = {}, text = "") {
 // AP exactly as mapteach.average_precision computes it: P@i = hits/i at each relevant
 // rank i <= k, added in rank order, divided by R. Same IEEE operations in the same
 // order, so the browser's readout equals the kernel's to the last bit; the kernel's
-// value still arrives and is shown (see drawReadout).
+// value still arrives and is shown (see showAp).
 export function averagePrecision(labels, nRelevant, k) {
   const ranks = k > 0 ? Math.min(k, labels.length) : labels.length;
   let hits = 0;
@@ -32,201 +44,279 @@ function moved(items, from, to) {
   return next;
 }
 
-function render({ model, el: host }) {
+function labelled(text, input) {
+  const wrap = el("label", {}, text);
+  wrap.append(input);
+  return wrap;
+}
+
+function countInput(testid, label) {
+  return el("input", {
+    type: "number", min: "0", step: "1", "data-testid": testid, "aria-label": label,
+  });
+}
+
+function buildControls() {
+  const preset = el("select", {
+    "data-testid": "preset-select", "aria-label": "Load a worked example",
+  });
+  const reset = el("button", {
+    type: "button", class: "mt-reset", "data-testid": "reset-button",
+    title: "Back to the example last chosen: its ranking, R, cutoff and curve",
+  }, "Reset");
+  const unretrieved = countInput(
+    "unretrieved-input", "Relevant documents the system never retrieved",
+  );
+  const cutoff = countInput("cutoff-input", "Cutoff k (0 for the whole list)");
+  const interpolated = el("input", { type: "checkbox", "data-testid": "interpolated-toggle" });
+  const example = el("div", { class: "mt-example" });
+  example.append(labelled("Example ", preset), reset);
+  const settings = el("div", { class: "mt-settings" });
+  settings.append(
+    labelled("Missed relevant ", unretrieved),
+    labelled("Cutoff k ", cutoff),
+    labelled("Interpolated curve ", interpolated),
+  );
+  const controls = el("div", { class: "mt-controls" });
+  controls.append(example, settings);
+  return { controls, preset, reset, unretrieved, cutoff, interpolated };
+}
+
+function buildView() {
   const root = el("div", { class: "mapteach-board", "data-testid": "ranking-board" });
   const header = el("div", { class: "mt-header" });
   const name = el("span", { class: "mt-query" });
   const readout = el("span", {
     class: "mt-readout", "data-testid": "ap-value", "aria-live": "polite", role: "status",
   });
-  const denominator = el("div", { class: "mt-denominator", "data-testid": "r-value" });
   header.append(name, readout);
-
-  const controls = el("div", { class: "mt-controls" });
-  const preset = el("select", { "data-testid": "preset-select", "aria-label": "Load a worked example" });
-  const unretrieved = el("input", {
-    type: "number", min: "0", step: "1", "data-testid": "unretrieved-input",
-    "aria-label": "Relevant documents the system never retrieved",
+  const denominator = el("div", { class: "mt-denominator", "data-testid": "r-value" });
+  const inputs = buildControls();
+  const list = el("ol", {
+    class: "mt-list", "data-testid": "rank-list", "aria-label": "Ranked results",
   });
-  const cutoff = el("input", {
-    type: "number", min: "0", step: "1", "data-testid": "cutoff-input",
-    "aria-label": "Cutoff k (0 for the whole list)",
+  const help = el("p", { class: "mt-help" }, HELP);
+  const live = el("div", {
+    class: "mt-sr-only", "aria-live": "assertive", "data-testid": "announcer",
   });
-  const interpolated = el("input", { type: "checkbox", "data-testid": "interpolated-toggle" });
-  const label = (text, input) => {
-    const wrap = el("label", {}, text);
-    wrap.append(input);
-    return wrap;
-  };
-  controls.append(
-    label("Example ", preset),
-    label("Missed relevant ", unretrieved),
-    label("Cutoff k ", cutoff),
-    label("Interpolated curve ", interpolated),
-  );
+  root.append(header, inputs.controls, denominator, list, help, live);
+  return { root, name, readout, denominator, list, help, live, ...inputs };
+}
 
-  const list = el("ol", { class: "mt-list", "data-testid": "rank-list", "aria-label": "Ranked results" });
-  const live = el("div", { class: "mt-sr-only", "aria-live": "assertive", "data-testid": "announcer" });
-  const help = el("p", { class: "mt-help" },
-    "Drag a result, or focus it and press Alt+Arrow Up/Down to move it. Click it or press Space to mark it relevant.");
-  root.append(header, controls, denominator, list, help, live);
-  host.append(root);
+function showAp(model, view, ap) {
+  view.readout.setAttribute("data-value", String(ap));
+  const k = model.get("k");
+  view.readout.textContent = `${k > 0 ? `AP@${k}` : "AP"} = ${ap.toFixed(4)}`;
+}
 
-  let focusDoc = null;
-  let dragFrom = null;
-
-  const items = () => model.get("items");
-  const announce = (text) => { live.textContent = text; };
-
-  function showAp(ap) {
-    readout.setAttribute("data-value", String(ap));
-    const k = model.get("k");
-    readout.textContent = `${k > 0 ? `AP@${k}` : "AP"} = ${ap.toFixed(4)}`;
-  }
-
+function makeActions(model, view, gesture) {
   function commit(next, focus, message) {
-    focusDoc = focus;
+    gesture.focusDoc = focus;
     const labels = next.map((item) => item.relevant);
     const r = labels.filter(Boolean).length + model.get("n_unretrieved");
-    showAp(averagePrecision(labels, r, model.get("k")));
+    showAp(model, view, averagePrecision(labels, r, model.get("k")));
     model.set("items", next);
     model.save_changes();
-    announce(message);
+    view.live.textContent = message;
   }
 
   function move(from, to) {
-    const all = items();
+    const all = model.get("items");
     if (to < 0 || to >= all.length || from === to) return;
     const item = all[from];
-    commit(moved(all, from, to), item.doc, `Moved ${item.title} to rank ${to + 1} of ${all.length}.`);
+    const message = `Moved ${item.title} to rank ${to + 1} of ${all.length}.`;
+    commit(moved(all, from, to), item.doc, message);
   }
 
   function toggle(index) {
-    const all = items().map((item) => ({ ...item }));
+    const all = model.get("items").map((item) => ({ ...item }));
     all[index].relevant = !all[index].relevant;
     const item = all[index];
-    commit(all, item.doc, `${item.title} at rank ${index + 1} is now ${item.relevant ? "relevant" : "not relevant"}.`);
+    const now = item.relevant ? "relevant" : "not relevant";
+    commit(all, item.doc, `${item.title} at rank ${index + 1} is now ${now}.`);
   }
 
-  function dropIndex(event, index) {
-    const box = event.currentTarget.getBoundingClientRect();
-    return event.clientY > box.top + box.height / 2 ? index + 1 : index;
-  }
+  return { move, toggle };
+}
 
-  function drawList() {
-    const active = list.contains(document.activeElement) ? document.activeElement.dataset.doc : null;
-    const target = focusDoc ?? active;
-    focusDoc = null;
-    list.replaceChildren();
-    items().forEach((item, index) => {
-      const li = el("li", {
-        class: "mt-item" + (item.relevant ? " mt-relevant" : ""),
-        "data-testid": "rank-item",
-        "data-rank": String(index + 1),
-        "data-doc": item.doc,
-        "data-relevant": String(item.relevant),
-        draggable: "true",
-        tabindex: "0",
-        "aria-label": `Rank ${index + 1}: ${item.title}, ${item.relevant ? "relevant" : "not relevant"}`,
-      });
-      li.append(
-        el("span", { class: "mt-rank" }, String(index + 1)),
-        el("span", { class: "mt-mark", "aria-hidden": "true" }, item.relevant ? "✔" : "✘"),
-        el("span", { class: "mt-title" }, item.title),
-      );
-      li.addEventListener("click", () => toggle(index));
-      li.addEventListener("keydown", (event) => {
-        const handled = () => { event.preventDefault(); event.stopPropagation(); };
-        if (event.altKey && event.key === "ArrowUp") { handled(); move(index, index - 1); }
-        else if (event.altKey && event.key === "ArrowDown") { handled(); move(index, index + 1); }
-        else if (event.key === " " || event.key === "Enter") { handled(); toggle(index); }
-        else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
-          handled();
-          const sibling = event.key === "ArrowUp" ? li.previousElementSibling : li.nextElementSibling;
-          if (sibling) sibling.focus();
-        }
-      });
-      li.addEventListener("dragstart", (event) => {
-        dragFrom = index;
-        event.dataTransfer.effectAllowed = "move";
-        event.dataTransfer.setData("text/plain", item.doc);
-        li.classList.add("mt-dragging");
-      });
-      li.addEventListener("dragend", () => { dragFrom = null; li.classList.remove("mt-dragging"); });
-      li.addEventListener("dragover", (event) => {
-        event.preventDefault();
-        event.dataTransfer.dropEffect = "move";
-        const below = dropIndex(event, index) > index;
-        li.classList.toggle("mt-drop-above", !below);
-        li.classList.toggle("mt-drop-below", below);
-      });
-      li.addEventListener("dragleave", () => li.classList.remove("mt-drop-above", "mt-drop-below"));
-      li.addEventListener("drop", (event) => {
-        event.preventDefault();
-        event.stopPropagation();
-        li.classList.remove("mt-drop-above", "mt-drop-below");
-        if (dragFrom === null) return;
-        let to = dropIndex(event, index);
-        if (to > dragFrom) to -= 1;
-        move(dragFrom, to);
-      });
-      list.append(li);
-      if (item.doc === target) li.focus();
-    });
-  }
+function itemNode(item, index) {
+  const state = item.relevant ? "relevant" : "not relevant";
+  const li = el("li", {
+    class: "mt-item" + (item.relevant ? " mt-relevant" : ""),
+    "data-testid": "rank-item",
+    "data-rank": String(index + 1),
+    "data-doc": item.doc,
+    "data-relevant": String(item.relevant),
+    draggable: "true",
+    tabindex: "0",
+    "aria-label": `Rank ${index + 1}: ${item.title}, ${state}`,
+  });
+  li.append(
+    el("span", { class: "mt-rank" }, String(index + 1)),
+    el("span", { class: "mt-mark", "aria-hidden": "true" }, item.relevant ? "✔" : "✘"),
+    el("span", { class: "mt-title" }, item.title),
+  );
+  return li;
+}
 
-  function drawReadout() {
-    showAp(model.get("ap"));
-  }
-
-  function drawControls() {
-    name.textContent = model.get("query_name");
-    root.setAttribute("data-query", model.get("query_name"));
-    const names = model.get("presets");
-    if (preset.options.length !== names.length) {
-      preset.replaceChildren(...names.map(([key, title]) => el("option", { value: key }, title)));
+function wireKeys(li, index, actions) {
+  li.addEventListener("keydown", (event) => {
+    const handled = () => { event.preventDefault(); event.stopPropagation(); };
+    if (event.altKey && event.key === "ArrowUp") {
+      handled();
+      actions.move(index, index - 1);
+    } else if (event.altKey && event.key === "ArrowDown") {
+      handled();
+      actions.move(index, index + 1);
+    } else if (event.key === " " || event.key === "Enter") {
+      handled();
+      actions.toggle(index);
+    } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      handled();
+      const sibling = event.key === "ArrowUp" ? li.previousElementSibling : li.nextElementSibling;
+      if (sibling) sibling.focus();
     }
-    preset.value = model.get("preset");
-    const compact = model.get("compact");
-    controls.hidden = compact;
-    help.hidden = compact;
-    const missed = model.get("n_unretrieved");
-    const hits = model.get("items").filter((item) => item.relevant).length;
-    denominator.textContent = `R = ${hits + missed}` + (missed ? ` (${missed} relevant never retrieved)` : "");
-    unretrieved.value = String(model.get("n_unretrieved"));
-    cutoff.value = String(model.get("k"));
-    interpolated.checked = model.get("interpolated");
-  }
+  });
+}
 
-  const setFrom = (trait, input) => () => {
-    const value = Number.parseInt(input.value, 10);
-    if (Number.isInteger(value) && value >= 0) {
-      model.set(trait, value);
-      model.save_changes();
-    } else {
-      input.value = String(model.get(trait));
-    }
-  };
-  unretrieved.addEventListener("change", setFrom("n_unretrieved", unretrieved));
-  cutoff.addEventListener("change", setFrom("k", cutoff));
-  interpolated.addEventListener("change", () => {
-    model.set("interpolated", interpolated.checked);
+function dropIndex(event, index) {
+  const box = event.currentTarget.getBoundingClientRect();
+  return event.clientY > box.top + box.height / 2 ? index + 1 : index;
+}
+
+function wireDrag(li, index, gesture, actions) {
+  li.addEventListener("dragstart", (event) => {
+    gesture.dragFrom = index;
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", li.dataset.doc);
+    li.classList.add("mt-dragging");
+  });
+  li.addEventListener("dragend", () => {
+    gesture.dragFrom = null;
+    li.classList.remove("mt-dragging");
+  });
+  li.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+    const below = dropIndex(event, index) > index;
+    li.classList.toggle("mt-drop-above", !below);
+    li.classList.toggle("mt-drop-below", below);
+  });
+  li.addEventListener("dragleave", () => li.classList.remove("mt-drop-above", "mt-drop-below"));
+  li.addEventListener("drop", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    li.classList.remove("mt-drop-above", "mt-drop-below");
+    if (gesture.dragFrom === null) return;
+    let to = dropIndex(event, index);
+    if (to > gesture.dragFrom) to -= 1;
+    actions.move(gesture.dragFrom, to);
+  });
+}
+
+function drawList(model, view, gesture, actions) {
+  const { list } = view;
+  const active = list.contains(document.activeElement) ? document.activeElement.dataset.doc : null;
+  const target = gesture.focusDoc ?? active;
+  gesture.focusDoc = null;
+  list.replaceChildren();
+  model.get("items").forEach((item, index) => {
+    const li = itemNode(item, index);
+    li.addEventListener("click", () => actions.toggle(index));
+    wireKeys(li, index, actions);
+    wireDrag(li, index, gesture, actions);
+    list.append(li);
+    if (item.doc === target) li.focus();
+  });
+}
+
+function drawPresets(model, view) {
+  const names = model.get("presets");
+  if (view.preset.options.length !== names.length) {
+    const options = names.map(([key, title]) => el("option", { value: key }, title));
+    view.preset.replaceChildren(...options);
+  }
+  view.preset.value = model.get("preset");
+}
+
+function drawDenominator(model, view) {
+  const missed = model.get("n_unretrieved");
+  const hits = model.get("items").filter((item) => item.relevant).length;
+  const note = missed ? ` (${missed} relevant never retrieved)` : "";
+  view.denominator.textContent = `R = ${hits + missed}${note}`;
+}
+
+function drawControls(model, view) {
+  view.name.textContent = model.get("heading");
+  view.root.setAttribute("data-query", model.get("query_name"));
+  drawPresets(model, view);
+  view.controls.hidden = model.get("compact");
+  view.help.hidden = model.get("compact");
+  drawDenominator(model, view);
+  view.unretrieved.value = String(model.get("n_unretrieved"));
+  view.cutoff.value = String(model.get("k"));
+  view.interpolated.checked = model.get("interpolated");
+}
+
+function saveCount(model, trait, input) {
+  const value = Number.parseInt(input.value, 10);
+  if (Number.isInteger(value) && value >= 0) {
+    model.set(trait, value);
+    model.save_changes();
+  } else {
+    input.value = String(model.get(trait));
+  }
+}
+
+// A count is committed on change (blur, arrows) and on Enter, which JupyterLab must not see.
+function wireCount(model, trait, input) {
+  input.addEventListener("change", () => saveCount(model, trait, input));
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    event.stopPropagation();
+    saveCount(model, trait, input);
+  });
+}
+
+function requestReset(model, view) {
+  model.set("reset_request", model.get("reset_request") + 1);
+  model.save_changes();
+  view.live.textContent = "Reset to the example's ranking.";
+}
+
+function wireControls(model, view) {
+  wireCount(model, "n_unretrieved", view.unretrieved);
+  wireCount(model, "k", view.cutoff);
+  view.reset.addEventListener("click", () => requestReset(model, view));
+  view.interpolated.addEventListener("change", () => {
+    model.set("interpolated", view.interpolated.checked);
     model.save_changes();
   });
-  preset.addEventListener("change", () => {
-    model.set("preset", preset.value);
+  view.preset.addEventListener("change", () => {
+    model.set("preset", view.preset.value);
     model.save_changes();
   });
+}
 
+function render({ model, el: host }) {
+  const view = buildView();
+  host.append(view.root);
+  const gesture = { focusDoc: null, dragFrom: null };
+  const actions = makeActions(model, view, gesture);
+  wireControls(model, view);
+  const list = () => drawList(model, view, gesture, actions);
+  const controls = () => drawControls(model, view);
+  const readout = () => showAp(model, view, model.get("ap"));
   const handlers = [
-    ["change:items", () => { drawList(); drawControls(); }],
-    ["change:ap change:k", drawReadout],
-    ["change:presets change:preset change:compact change:n_unretrieved change:k change:interpolated change:query_name", drawControls],
+    ["change:items", () => { list(); controls(); }],
+    ["change:ap change:k", readout],
+    [CONTROL_EVENTS, controls],
   ];
   for (const [events, handler] of handlers) model.on(events, handler);
-  drawControls();
-  drawList();
-  drawReadout();
+  controls();
+  list();
+  readout();
   return () => { for (const [events, handler] of handlers) model.off(events, handler); };
 }
 
