@@ -8,6 +8,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from mapteach.metrics.names import DEFAULT_MEASURES, FAMILIES
 from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
@@ -15,7 +16,7 @@ from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
 __all__ = ["main"]
 
 _MEASURES_HELP = "measures (add @k for a cutoff, e.g. AP@10, P@5, nDCG@10):\n" + "\n".join(
-    f"  {name:<8} {family.description}" for name, family in FAMILIES.items()
+    f"  {name:<10} {family.description}" for name, family in FAMILIES.items()
 )
 
 
@@ -27,6 +28,12 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_MEASURES_HELP,
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    _add_evaluate(commands)
+    _add_trace(commands)
+    return parser
+
+
+def _add_evaluate(commands: Any) -> None:
     run = commands.add_parser(
         "evaluate",
         help="score a TREC run file against a qrels file",
@@ -97,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
         help="the all-queries line: mean, or gm, the geometric mean with each value floored at "
         "1e-5 (trec_eval gm_map for map); counts are summed, GMAP is always gm",
     )
+
+
+def _add_trace(commands: Any) -> None:
     trace = commands.add_parser(
         "trace",
         help="print the AP trace table and its arithmetic",
@@ -111,7 +121,6 @@ def _parser() -> argparse.ArgumentParser:
         help="R, the query's relevant documents, retrieved or not",
     )
     trace.add_argument("-k", "--cutoff", type=int, default=None, help="rank cutoff (AP@k)")
-    return parser
 
 
 def _input(path: str) -> object:
