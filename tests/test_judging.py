@@ -7,6 +7,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from mapteach import average_precision
+from mapteach.teaching.guideline import load_judging_set
 from mapteach.teaching.judging import (
     LEGAL_RESULTS,
     agreement,
@@ -77,15 +78,18 @@ def test_judging_board():
     assert board.summary["ap"] == 0.0  # nothing judged relevant yet
     reference = [int(grade >= 2) for _, _, grade in LEGAL_RESULTS]
     assert board.summary["ref_ap"] == average_precision(reference)
+    assert not board.widget.show_reference and board.widget.key == []
     for doc, _, grade in LEGAL_RESULTS:
-        board.grade(doc, grade)
+        board.set_grade(doc, grade, reason="as the reference")
     assert board.summary["ap"] == board.summary["ref_ap"]
-    assert board.summary["disagree"] == []
+    assert board.summary["disagree"] == [] and board.summary["differs"] == []
+    assert board.widget.show_reference  # a finished round reveals the reference
+    assert [key["rule"] for key in board.widget.key][:3] == ["R-AUTH", "R-SPAM", "R-OLD"]
     with pytest.raises(ValueError, match=r"result 'r1': grade 4 is not on the scale 0-3"):
-        board.grade("r1", 4)
-    with pytest.raises(ValueError, match=r"no result 'r99'"):
+        board.set_grade("r1", 4)
+    with pytest.raises(ValueError, match=r"query '劳动仲裁赔偿标准': no result 'r99'"):
         board.grade("r99", 1)
-    assert "results graded" in board._repr_mimebundle_()[0]["text/plain"]
+    assert "10 of 10 results judged" in board._repr_mimebundle_()[0]["text/plain"]
 
 
 def _set(index, grade):
@@ -107,7 +111,7 @@ def _set(index, grade):
 )
 def test_a_rejected_grade_leaves_the_board_unchanged(change, fragment):
     board = JudgingBoard()
-    board.grade("r1", 3)
+    board.set_grade("r1", 3)
     before = (list(board.widget.grades), board.summary)
     with pytest.raises(ValueError, match=fragment):
         board.widget.grades = change(board.widget.grades)
@@ -115,12 +119,12 @@ def test_a_rejected_grade_leaves_the_board_unchanged(change, fragment):
     with pytest.raises(ValueError, match=fragment):  # as a message from the browser arrives
         board.widget.set_state({"grades": change(board.widget.grades)})
     assert (board.widget.grades, board.summary) == before
-    board.grade("r4", 2)  # the board still works
+    board.set_grade("r4", 2, reason="R-PART")  # the board still works
     assert board.summary["ap"] == pytest.approx((1 / 1 + 2 / 4) / 2)
 
 
 def test_grades_are_stored_as_ints_and_grade_refuses_ungraded():
-    board = JudgingBoard(scale=3)
+    board = JudgingBoard()
     board.widget.grades = [np.int64(3), *board.widget.grades[1:]]
     assert type(board.widget.grades[0]) is int
     assert board.summary["ap"] == 1.0
@@ -134,3 +138,59 @@ def test_grades_are_stored_as_ints_and_grade_refuses_ungraded():
 def test_judged_only_ap_drops_negative_grades_as_trec_eval_minus_j():
     assert judged_only_ap(["a", "b"], {"a": -1, "b": 1}) == 1.0
     assert judged_only_ap(["a", "b", "c"], {"a": 0, "b": -2, "c": 1}) == 0.5  # 1/2 over R=1
+
+
+def test_a_middle_grade_counts_once_it_has_a_reason():
+    board = JudgingBoard()
+    board.set_grade("r6", 2)
+    assert board.incomplete == ["r6"] and board.summary["ap"] == 0.0
+    assert board.judgments == {"劳动仲裁赔偿标准": {"r6": 2}}  # saved all the same
+    board.widget.set_state({"reasons": [*[""] * 5, "R-PART: time limit", *[""] * 4]})
+    assert board.incomplete == [] and board.summary["ap"] == pytest.approx(1 / 6)
+    board.clear_grade("r6")
+    assert board.judgments == {} and board.widget.reasons[5] == ""
+    board.set_grade("r2", 0)  # the ends of the scale need no reason
+    board.set_grade("r1", 3)
+    assert board.incomplete == [] and board.summary["n_complete"] == 2
+
+
+def test_the_order_is_shuffled_per_annotator_and_stable():
+    alice, again, bob = (
+        JudgingBoard(),
+        JudgingBoard(annotator="alice"),
+        JudgingBoard(annotator="bob"),
+    )
+    assert alice.widget.order == again.widget.order != bob.widget.order
+    assert sorted(alice.widget.order) == list(range(10)) != alice.widget.order
+    assert JudgingBoard(seed=7).widget.order == JudgingBoard(annotator="carol", seed=7).widget.order
+    # the true rank stays with each item, whatever the order shown
+    assert [item["rank"] for item in alice.widget.items] == list(range(1, 11))
+
+
+def test_next_query_and_reveal_and_report():
+    board = JudgingBoard()
+    board.set_grade("r1", 3)
+    board.reveal()
+    assert [key["grade"] for key in board.widget.key] == [g for _, _, g in LEGAL_RESULTS]
+    board.next_query()
+    assert board.query == "竞业限制补偿金标准" and board.widget.key == []
+    assert not board.widget.show_reference
+    board.set_grade("j1", 2, reason="R-AUTH but only the default")
+    board.widget.set_state({"position": 0})  # as the browser would move back
+    assert board.widget.grades[0] == 3
+    report = board.report()
+    assert report.missing == 18 and report.accuracy == 0.5
+    with pytest.raises(ValueError, match="position 5 is not a query of the set"):
+        board.widget.set_state({"position": 5})
+    board.widget.position = 4
+    with pytest.raises(ValueError, match="position 5"):
+        board.next_query()
+    with pytest.raises(KeyError, match="no query 'nope'"):
+        JudgingBoard(query="nope")
+
+
+def test_legal_results_are_the_first_query_of_the_set():
+    first = load_judging_set().queries[0]
+    assert first.query == "劳动仲裁赔偿标准"
+    assert [(r.doc, r.grade) for r in first.results] == [(d, g) for d, _, g in LEGAL_RESULTS]
+    assert [rank for rank, (_, _, g) in enumerate(LEGAL_RESULTS, 1) if g >= 2] == [1, 4, 6, 9]

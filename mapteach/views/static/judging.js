@@ -1,9 +1,12 @@
-// The judging board: grade each result, see your AP next to the reference judgments'.
-// The model's traits are the only state; the kernel computes every number.
+// The judging board: a calibration round. Grade each result (a reason for the middle
+// grades), see your AP next to the reference judgments', then the reference's grade,
+// reason and rule for each result. The model's traits are the only state; the kernel
+// computes every number and saves every change.
 
-const EVENTS = ["items", "grades", "reasons", "summary", "show_reference", "scale"]
-  .map((trait) => `change:${trait}`)
-  .join(" ");
+const EVENTS = [
+  "items", "order", "grades", "reasons", "summary", "show_reference", "scale", "key",
+  "query", "gloss", "position", "n_queries",
+].map((trait) => `change:${trait}`).join(" ");
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -12,16 +15,28 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
-function buildView() {
+function buildView(model) {
   const root = el("div", { class: "mapteach-judging", "data-testid": "judging-board" });
   const query = el("div", { class: "mt-query" });
+  const progress = el("div", { class: "mt-progress", "data-testid": "progress" });
   const readouts = el("div", { class: "mt-readouts", "aria-live": "polite", role: "status" });
   const reveal = el("input", { type: "checkbox", "data-testid": "reveal-reference" });
   const revealLabel = el("label", {}, "Compare with the reference judgments ");
   revealLabel.append(reveal);
+  const next = el("button", { type: "button", "data-testid": "next-query" }, "Next query");
+  const controls = el("div", { class: "mt-controls" });
+  controls.append(revealLabel, next);
   const list = el("ol", { class: "mt-judge-list" });
-  root.append(query, readouts, revealLabel, list);
-  return { root, query, readouts, reveal, list };
+  root.append(query, progress, readouts, controls, list);
+  reveal.addEventListener("change", () => {
+    model.set("show_reference", reveal.checked);
+    model.save_changes();
+  });
+  next.addEventListener("click", () => {
+    model.set("position", model.get("position") + 1);
+    model.save_changes();
+  });
+  return { root, query, progress, readouts, reveal, next, list };
 }
 
 function commit(model, index, changes) {
@@ -52,77 +67,147 @@ function drawReadouts(model, view) {
 }
 
 function gradeButton(model, item, index, grade) {
-  const scale = model.get("scale");
-  const text = scale === 1 ? (grade ? "relevant" : "not relevant") : String(grade);
   const button = el("button", {
     type: "button", "data-testid": "grade-button", "data-doc": item.doc,
     "data-grade": String(grade), "aria-pressed": String(model.get("grades")[index] === grade),
-  }, text);
+  }, String(grade));
   button.addEventListener("click", () => commit(model, index, { grades: grade }));
   return button;
 }
 
+function needsReason(model, index) {
+  const grade = model.get("grades")[index];
+  return grade > 0 && grade < model.get("scale");
+}
+
 function reasonInput(model, index) {
+  const graded = model.get("grades")[index] >= 0;
+  const doc = model.get("items")[index].doc;
   const reason = el("input", {
-    type: "text", placeholder: "reason (optional)", "data-testid": "reason-input",
-    "aria-label": `Reason for result ${index + 1}`,
+    type: "text", "data-testid": "reason-input", "data-doc": doc,
+    "aria-label": `Reason for result ${doc}`,
+    placeholder: needsReason(model, index) ? "reason or rule id (needed)" : "reason (optional)",
   });
   reason.value = model.get("reasons")[index];
-  reason.addEventListener("change", () => commit(model, index, { reasons: reason.value }));
+  reason.disabled = !graded;
+  const save = () => {
+    if (reason.value !== model.get("reasons")[index]) {
+      commit(model, index, { reasons: reason.value });
+    }
+  };
+  reason.addEventListener("change", save);
+  reason.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") save();
+  });
   return reason;
+}
+
+function clearButton(model, item, index) {
+  const button = el("button", {
+    type: "button", class: "mt-clear", "data-testid": "clear-grade", "data-doc": item.doc,
+    "aria-label": `Clear the grade of result ${item.doc}`,
+  }, "clear");
+  button.disabled = model.get("grades")[index] < 0;
+  button.addEventListener("click", () => commit(model, index, { grades: -1, reasons: "" }));
+  return button;
 }
 
 function gradeControls(model, item, index) {
   const group = el("div", {
-    class: "mt-grades", role: "group", "aria-label": `Grade for result ${index + 1}`,
+    class: "mt-grades", role: "group", "aria-label": `Grade for result ${item.doc}`,
   });
   for (let grade = 0; grade <= model.get("scale"); grade += 1) {
     group.append(gradeButton(model, item, index, grade));
   }
-  group.append(reasonInput(model, index));
-  if (model.get("show_reference")) {
-    group.append(el("span", { class: "mt-ref" }, `reference: ${model.get("reference")[index]}`));
-  }
+  group.append(reasonInput(model, index), clearButton(model, item, index));
   return group;
 }
 
-function labelItem(model, item, index, disagrees) {
+function referenceBlock(key) {
+  const block = el("div", { class: "mt-ref" });
+  block.append(
+    el("span", { "data-testid": "reference-grade" }, `reference: ${key.grade}`),
+    el("span", { class: "mt-rule", "data-testid": "rule-ref", title: key.statement }, key.rule),
+    el("span", { "data-testid": "reason-ref" }, key.reason),
+  );
+  return block;
+}
+
+function labelItem(model, index, shownAt) {
+  const item = model.get("items")[index];
+  const summary = model.get("summary");
+  const shown = model.get("show_reference");
+  const disagrees = shown && (summary.disagree || []).includes(index);
+  const differs = shown && (summary.differs || []).includes(index);
+  const graded = model.get("grades")[index] >= 0;
+  const complete = Boolean((summary.complete || [])[index]);
+  const classes = ["mt-judge"];
+  if (disagrees) classes.push("mt-disagree");
+  else if (differs) classes.push("mt-differ");
+  if (graded && !complete) classes.push("mt-incomplete");
   const li = el("li", {
-    class: "mt-judge" + (disagrees ? " mt-disagree" : ""),
+    class: classes.join(" "),
     "data-testid": "label-item",
     "data-doc": item.doc,
+    "data-rank": String(item.rank),
     "data-grade": String(model.get("grades")[index]),
+    "data-complete": String(complete),
     "data-disagrees": String(disagrees),
+    "data-differs": String(differs),
   });
   li.append(
-    el("div", { class: "mt-snippet" }, `${index + 1}. ${item.text}`),
+    el("div", { class: "mt-snippet" }, `${shownAt + 1}. ${item.text}`),
+    el("div", { class: "mt-gloss" }, item.gloss),
     gradeControls(model, item, index),
   );
+  if (graded && !complete) {
+    li.append(el("div", { class: "mt-missing", "data-testid": "incomplete" },
+      "incomplete: a grade between the ends of the scale needs a reason"));
+  }
+  const key = model.get("key");
+  if (shown && key.length > index) li.append(referenceBlock(key[index]));
   return li;
 }
 
-function drawList(model, view) {
-  const shown = model.get("show_reference");
-  const disagree = new Set(model.get("summary").disagree || []);
-  view.list.replaceChildren(...model.get("items").map(
-    (item, index) => labelItem(model, item, index, shown && disagree.has(index)),
-  ));
+// The reason being typed, if any: a redraw (new numbers from the kernel) must not lose it.
+function typing(view) {
+  const active = document.activeElement;
+  if (!active || active.dataset.testid !== "reason-input" || !view.list.contains(active)) {
+    return null;
+  }
+  return { doc: active.dataset.doc, value: active.value, at: active.selectionStart };
+}
+
+function resume(view, typed) {
+  if (!typed) return;
+  const input = [...view.list.querySelectorAll("[data-testid=reason-input]")]
+    .find((node) => node.dataset.doc === typed.doc);
+  if (!input || input.disabled) return;
+  input.value = typed.value;
+  input.focus();
+  input.setSelectionRange(typed.at, typed.at);
 }
 
 function draw(model, view) {
-  view.query.textContent = `Query: ${model.get("query")}`;
+  const typed = typing(view);
+  view.query.textContent = `Query: ${model.get("query")} (${model.get("gloss")})`;
+  const summary = model.get("summary");
+  const position = model.get("position");
+  const total = model.get("n_queries");
+  view.progress.textContent = `query ${position + 1} of ${total}; `
+    + `${summary.n_complete ?? 0} of ${model.get("items").length} results judged`;
   view.reveal.checked = model.get("show_reference");
+  view.next.disabled = position + 1 >= total;
   drawReadouts(model, view);
-  drawList(model, view);
+  view.list.replaceChildren(
+    ...model.get("order").map((index, shownAt) => labelItem(model, index, shownAt)),
+  );
+  resume(view, typed);
 }
 
 function render({ model, el: host }) {
-  const view = buildView();
+  const view = buildView(model);
   host.append(view.root);
-  view.reveal.addEventListener("change", () => {
-    model.set("show_reference", view.reveal.checked);
-    model.save_changes();
-  });
   const redraw = () => draw(model, view);
   model.on(EVENTS, redraw);
   redraw();
