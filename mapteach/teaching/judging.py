@@ -20,6 +20,7 @@ from mapteach.metrics._validation import as_labels, as_n_relevant
 from mapteach.teaching.guideline import load_judging_set
 
 __all__ = [
+    "ALPHA_SCALE",
     "KAPPA_SCALE",
     "LEGAL_RESULTS",
     "CalibrationReport",
@@ -28,6 +29,7 @@ __all__ = [
     "calibration_report",
     "check_grades",
     "flip_sensitivity",
+    "interpret_alpha",
     "interpret_kappa",
     "judged_only_ap",
     "judging_summary",
@@ -284,6 +286,33 @@ def interpret_kappa(kappa: float) -> str:
     if kappa > 0.8:
         return KAPPA_SCALE[0][1]
     return KAPPA_SCALE[1][1] if kappa >= 0.67 else KAPPA_SCALE[2][1]
+
+
+#: Krippendorff's own reading of his alpha (Content Analysis, 2004, ch. 11), not IIR's kappa
+#: scale: (lowest alpha, what it allows).
+ALPHA_SCALE: tuple[tuple[float, str], ...] = (
+    (0.8, "reliable (Krippendorff)"),
+    (0.667, "tentative conclusions only (Krippendorff)"),
+    (-math.inf, "not reliable (Krippendorff)"),
+)
+
+
+def interpret_alpha(alpha: float) -> str:
+    """What a Krippendorff's alpha allows, on Krippendorff's own scale.
+
+    From 0.8: reliable; from 0.667 to 0.8: tentative conclusions only; below
+    0.667: not reliable.
+
+    Examples
+    --------
+    >>> from mapteach.teaching.judging import interpret_alpha
+    >>> interpret_alpha(0.85), interpret_alpha(0.7), interpret_alpha(0.5)
+    ('reliable (Krippendorff)', 'tentative conclusions only (Krippendorff)', \
+'not reliable (Krippendorff)')
+    """
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or math.isnan(alpha):
+        raise ValueError(f"alpha must be a number; got {alpha!r}.")
+    return next(words for lowest, words in ALPHA_SCALE if alpha >= lowest)
 
 
 @dataclass(frozen=True)
