@@ -306,3 +306,25 @@ def test_queries_needed_reads_a_comparison_and_checks_its_input():
         queries_needed(0.1, 0.02, power=80)
     with pytest.raises(ValueError, match="alpha must be"):
         queries_needed(0.1, 0.02, alpha=0)
+
+
+def test_a_query_answered_only_with_unjudged_documents_is_still_compared():
+    from mapteach import compare_runs
+
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
+    run_a = {"q1": {"u": 1.0}, "q2": {"d2": 1.0}, "q3": {"d3": 1.0}}
+    run_b = {"q1": {"d1": 1.0}, "q2": {"d2": 1.0}, "q3": {"x": 1.0, "d3": 0.5}}
+    result = compare_runs(qrels, run_a, run_b, missing="ignore", judged_only=True)
+    assert result.per_query.index.tolist() == ["q1", "q2", "q3"]
+    assert result.per_query.loc["q1", "delta"] == 1.0
+
+
+def test_compare_scores_names_queries_scored_twice():
+    import pandas as pd
+
+    from mapteach.runs.compare import compare_scores
+
+    a = pd.Series([0.1, 0.2], index=["q1", "q2"])
+    b = pd.Series([0.1, 0.2, 0.3], index=["q1", "q2", "q2"])
+    with pytest.raises(ValueError, match=r"b scores some queries more than once: \['q2'\]"):
+        compare_scores(a, b)

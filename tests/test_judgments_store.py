@@ -227,3 +227,47 @@ def test_to_qrels_round_trips_through_read_qrels(tmp_path):
     assert back == board.judgments
     with pytest.raises(ValueError, match=r"query 'a b', document 'd'.*white space"):
         to_qrels({"a b": {"d": 1}}, tmp_path / "bad.qrels")
+
+
+def test_a_cut_inside_a_chinese_character_is_repaired_and_the_file_stays_readable(tmp_path):
+    path = tmp_path / "a.jsonl"
+    append_event(path, Event.now("a", "劳动仲裁赔偿标准", "r1", 3, "", "v1"))
+    with open(path, "ab") as file:  # a crash in the middle of a multi-byte character
+        file.write('{"annotator": "a", "query": "劳'.encode()[:-1])
+    with pytest.warns(TruncatedLineWarning, match="line 2"):
+        assert load_judgments(path) == {"劳动仲裁赔偿标准": {"r1": 3}}
+    append_event(path, Event.now("a", "劳动仲裁赔偿标准", "r2", 1, "R-PART", "v1"))
+    with pytest.warns(TruncatedLineWarning, match="line 2"):
+        assert load_judgments(path) == {"劳动仲裁赔偿标准": {"r1": 3, "r2": 1}}
+
+
+def test_an_unrepaired_undecodable_line_is_an_error_with_its_number(tmp_path):
+    path = tmp_path / "a.jsonl"
+    append_event(path, Event.now("a", "q", "r1", 3, "", "v1"))
+    with open(path, "ab") as file:
+        file.write(b"\xff\xfe\n")
+    with pytest.raises(ValueError, match=r"line 2: not UTF-8 \(byte 1\)"):
+        load_judgments(path)
+
+
+@pytest.mark.parametrize(
+    ("event", "match"),
+    [
+        (Event("a", "q", "d", True, "", "2026-11-30T00:00:00+00:00", "v1"), "grade"),
+        (Event("a", "q", "d", -1, "", "2026-11-30T00:00:00+00:00", "v1"), "negative"),
+        (Event("a", 7, "d", 1, "", "2026-11-30T00:00:00+00:00", "v1"), "query"),  # type: ignore[arg-type]
+        (Event("a", "q", "d", 1, "", "yesterday", "v1"), "ISO 8601"),
+    ],
+)
+def test_a_bad_event_is_refused_before_it_is_written(tmp_path, event, match):
+    path = tmp_path / "a.jsonl"
+    with pytest.raises(ValueError, match=match):
+        append_event(path, event)
+    assert not path.exists()
+
+
+def test_to_qrels_refuses_ids_trec_eval_would_lose(tmp_path):
+    with pytest.raises(ValueError, match="comment"):
+        to_qrels({"#q": {"d": 1}}, tmp_path / "x.qrels")
+    with pytest.raises(TypeError, match="query id is int"):
+        to_qrels({7: {"d": 1}}, tmp_path / "x.qrels")

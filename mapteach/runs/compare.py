@@ -28,6 +28,7 @@ from statsmodels.stats.multitest import multipletests  # type: ignore[import-unt
 from mapteach.metrics._validation import check_choice
 from mapteach.metrics.options import MISSING, Missing
 from mapteach.runs.evaluate import evaluate
+from mapteach.runs.trec import as_qrels, as_run
 
 __all__ = [
     "CORRECTIONS",
@@ -293,8 +294,9 @@ def compare_runs(
     q2        1.0  1.0    0.0
     """
     check_choice(missing, MISSING, name="missing")
-    a, b = (evaluate(qrels, run, [measure], missing="zero", **options) for run in (run_a, run_b))
-    keep = _answered(a, b, missing)
+    judged, run_a, run_b = as_qrels(qrels), as_run(run_a), as_run(run_b)
+    a, b = (evaluate(judged, run, [measure], missing="zero", **options) for run in (run_a, run_b))
+    keep = _answered(a.index, run_a, run_b, missing)
     return compare_scores(
         a.loc[keep, measure],
         b.loc[keep, measure],
@@ -447,16 +449,18 @@ def compare_many(
     _check_many(correction, test)
     if baseline not in runs:
         raise ValueError(f"baseline {baseline!r} is not one of the runs: {list(runs)}.")
+    judged = as_qrels(qrels)
+    read = {name: as_run(run) for name, run in runs.items()}
     tables = {
-        name: evaluate(qrels, run, [measure], missing="zero", **options)
-        for name, run in runs.items()
+        name: evaluate(judged, run, [measure], missing="zero", **options)
+        for name, run in read.items()
     }
     base = tables[baseline]
     rows = {}
     for name, table in tables.items():
         if name == baseline:
             continue
-        keep = _answered(base, table, missing)
+        keep = _answered(base.index, read[baseline], read[name], missing)
         rows[name] = compare_scores(
             base.loc[keep, measure],
             table.loc[keep, measure],
@@ -557,9 +561,14 @@ def _t_test_power(effect_size: float, n: int, alpha: float) -> float:
 def _paired_frame(a: ArrayLike, b: ArrayLike) -> pd.DataFrame:
     """Columns A, B and delta = B - A, one row per query, checked."""
     if isinstance(a, pd.Series) and isinstance(b, pd.Series):
-        if not a.index.is_unique or set(a.index) != set(b.index):
+        for name, scores in (("a", a), ("b", b)):
+            if not scores.index.is_unique:
+                twice = scores.index[scores.index.duplicated()].unique().tolist()[:3]
+                raise ValueError(f"{name} scores some queries more than once: {twice}.")
+        if set(a.index) != set(b.index):
+            only = sorted(set(a.index) ^ set(b.index), key=str)[:3]
             raise ValueError(
-                "a and b must score the same queries, each once; their query ids differ."
+                f"a and b must score the same queries; only one of them scores {only}."
             )
         frame = pd.DataFrame({"A": a.to_numpy(dtype=float), "B": b.reindex(a.index).to_numpy()})
         frame.index = a.index
@@ -578,12 +587,18 @@ def _paired_frame(a: ArrayLike, b: ArrayLike) -> pd.DataFrame:
     return frame
 
 
-def _answered(a: pd.DataFrame, b: pd.DataFrame, missing: Missing) -> pd.Series:
-    """The queries a pair of evaluations compares: answered by both, or with "zero" by either."""
-    answered = (a["retrieved"] > 0) & (b["retrieved"] > 0)
-    if missing == "zero":
-        answered |= (a["retrieved"] > 0) | (b["retrieved"] > 0)
-    return answered
+def _answered(
+    queries: pd.Index, run_a: pd.DataFrame, run_b: pd.DataFrame, missing: Missing
+) -> np.ndarray:
+    """The judged queries a pair of runs is compared on: in both runs, or with "zero" in either.
+
+    Whether a run answers a query is read from the run itself, not from what was
+    scored: with ``judged_only=True`` a query answered only with unjudged documents
+    is still answered.
+    """
+    in_a = queries.isin(run_a["query_id"].unique())
+    in_b = queries.isin(run_b["query_id"].unique())
+    return (in_a | in_b) if missing == "zero" else (in_a & in_b)
 
 
 def _check_many(correction: str, test: str) -> None:

@@ -219,11 +219,13 @@ def pool_bias(
     if not builders:
         raise ValueError("the outsider is the only run; the pool needs at least one other.")
     depth = as_k(depth, name="depth")
-    pooled = pool(builders, depth)
+    full_qrels = as_qrels(full_qrels)  # each input is read once
+    read = {name: as_run(run) for name, run in runs.items()}
+    pooled = pool({name: read[name] for name in builders}, depth)
     pooled_qrels = judge_pool(pooled, full_qrels)
     judged = f"Judged@{depth}"
     rows = {}
-    for name, run in runs.items():
+    for name, run in read.items():
         full = evaluate(full_qrels, run, [measure], missing="zero", **options)
         part = evaluate(pooled_qrels, run, [measure, judged], missing="zero", **options)
         rows[name] = {

@@ -104,12 +104,15 @@ def _ends_cut(path: Path) -> int | None:
     """The number of the file's last line if it has no newline after it (else None)."""
     try:
         with open(path, "rb") as file:
-            data = file.read()
+            if file.seek(0, os.SEEK_END) == 0:
+                return None
+            file.seek(-1, os.SEEK_END)
+            if file.read(1) == b"\n":
+                return None
+            file.seek(0)
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: file.read(1 << 20), b"")) + 1
     except FileNotFoundError:
         return None
-    if not data or data.endswith(b"\n"):
-        return None
-    return data.count(b"\n") + 1
 
 
 def append_event(path: str | os.PathLike, event: Event) -> None:
@@ -120,6 +123,7 @@ def append_event(path: str | os.PathLike, event: Event) -> None:
     notes). Nothing already in the file is ever changed.
     """
     path = Path(path)
+    _event(f"{os.fsdecode(path)}, the event to append", json.loads(json.dumps(asdict(event))))
     path.parent.mkdir(parents=True, exist_ok=True)
     cut = _ends_cut(path)
     lines = ""
@@ -132,8 +136,7 @@ def append_event(path: str | os.PathLike, event: Event) -> None:
         os.fsync(file.fileno())
 
 
-def _event(name: str, number: int, record: Any) -> Event:
-    where = f"{name}, line {number}"
+def _event(where: str, record: Any) -> Event:
     if not isinstance(record, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(record).__name__}.")
     if set(record) != set(_FIELDS):
@@ -161,8 +164,8 @@ def _event(name: str, number: int, record: Any) -> Event:
     return Event(**record)
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str, bool]]:
-    """(number, text, ended by a newline) for each line of the file."""
+def _lines(path: Path) -> Iterator[tuple[int, str | None, str, bool]]:
+    """(number, text or None, why it could not be read, ended by a newline) for each line."""
     name = os.fsdecode(path)
     try:
         data = path.read_bytes()
@@ -176,13 +179,9 @@ def _lines(path: Path) -> Iterator[tuple[int, str, bool]]:
         if not raw and not ended:
             return
         try:
-            yield number, raw.decode("utf-8"), ended
+            yield number, raw.decode("utf-8"), "", ended
         except UnicodeDecodeError as error:
-            if ended:
-                raise ValueError(
-                    f"{name}, line {number}: not UTF-8 (byte {error.start + 1})."
-                ) from None
-            yield number, raw.decode("utf-8", errors="replace"), ended
+            yield number, None, f"not UTF-8 (byte {error.start + 1})", ended
 
 
 def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
@@ -224,11 +223,15 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
     path = Path(path)
     name = os.fsdecode(path)
     parsed: list[tuple[int, Any | None, str, bool]] = []
-    for number, text, ended in _lines(path):
+    for number, text, unreadable, ended in _lines(path):
+        if text is None:
+            parsed.append((number, None, unreadable, ended))
+            continue
         try:
             parsed.append((number, json.loads(text), "", ended))
         except json.JSONDecodeError as error:
-            parsed.append((number, None, error.msg + f": line 1 column {error.colno}", ended))
+            problem = f"not JSON ({error.msg}: line 1 column {error.colno})"
+            parsed.append((number, None, problem, ended))
     repaired = {
         record["repairs_line"]
         for _, record, _, _ in parsed
@@ -245,10 +248,10 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
                     stacklevel=2,
                 )
                 continue
-            raise ValueError(f"{name}, line {number}: not JSON ({problem}).")
+            raise ValueError(f"{name}, line {number}: {problem}.")
         if isinstance(record, dict) and set(record) == set(_REPAIR):
             continue
-        events.append((number, _event(name, number, record)))
+        events.append((number, _event(f"{name}, line {number}", record)))
     return events
 
 
@@ -303,11 +306,21 @@ def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike
     for query, docs in judgments.items():
         for doc, grade in docs.items():
             for what, value in (("query", query), ("document", doc)):
+                if not isinstance(value, str):
+                    raise TypeError(
+                        f"query {query!r}, document {doc!r}: the {what} id is "
+                        f"{type(value).__name__}, not str."
+                    )
                 if not value or re.search(r"\s", value):
                     raise ValueError(
                         f"query {query!r}, document {doc!r}: the {what} id is empty or holds "
                         "white space, which a TREC file cannot keep."
                     )
+            if query.startswith("#"):
+                raise ValueError(
+                    f"query {query!r}, document {doc!r}: a line starting with '#' is a comment "
+                    "to trec_eval, so this judgment would be lost; rename the query."
+                )
             if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
                 raise ValueError(f"query {query!r}, document {doc!r}: grade {grade!r} is not int.")
             lines.append(f"{query} 0 {doc} {int(grade)}\n")
