@@ -34,7 +34,7 @@ def _top(run: pd.DataFrame, depth: int | None) -> pd.DataFrame:
     ranked = run.sort_values(
         ["query_id", "score", "doc_id"], ascending=[True, False, False], kind="stable"
     )
-    return ranked if depth is None else ranked.groupby("query_id", sort=False).head(depth)
+    return ranked if depth is None else ranked.groupby("query_id", sort=False, observed=True).head(depth)
 
 
 def pool(runs: Mapping[str, Any] | Iterable[Any], depth: int) -> pd.DataFrame:
@@ -80,7 +80,7 @@ def pool(runs: Mapping[str, Any] | Iterable[Any], depth: int) -> pd.DataFrame:
     ]
     if not tops:
         raise ValueError("runs is empty; a pool needs at least one run.")
-    counted = pd.concat(tops).groupby(["query_id", "doc_id"]).size().rename("runs")
+    counted = pd.concat(tops).groupby(["query_id", "doc_id"], observed=True).size().rename("runs")
     return counted.reset_index().astype({"runs": np.int64})
 
 
