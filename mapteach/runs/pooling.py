@@ -34,7 +34,11 @@ def _top(run: pd.DataFrame, depth: int | None) -> pd.DataFrame:
     ranked = run.sort_values(
         ["query_id", "score", "doc_id"], ascending=[True, False, False], kind="stable"
     )
-    return ranked if depth is None else ranked.groupby("query_id", sort=False, observed=True).head(depth)
+    return (
+        ranked
+        if depth is None
+        else ranked.groupby("query_id", sort=False, observed=True).head(depth)
+    )
 
 
 def pool(runs: Mapping[str, Any] | Iterable[Any], depth: int) -> pd.DataFrame:
