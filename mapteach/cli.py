@@ -130,6 +130,8 @@ def _input(path: str) -> object:
 
 def _evaluate(args: argparse.Namespace) -> str:
     # imported here, not at the top: a command loads only what it needs (pandas is slow)
+    import pandas as pd
+
     from mapteach.runs.evaluate import evaluate, summarize
 
     if args.qrels == args.run == "-":
@@ -148,12 +150,20 @@ def _evaluate(args: argparse.Namespace) -> str:
     )
     mean = summarize(table, measures, aggregate=args.aggregate)
     if args.format == "json":
-        payload = {"mean": mean.to_dict(), "aggregate": args.aggregate, "queries": len(table)}
+        # NaN (e.g. a mean over no query) becomes null: strict JSON has no NaN
+        payload = {
+            "mean": mean.astype(object).where(mean.notna(), None).to_dict(),
+            "aggregate": args.aggregate,
+            "queries": len(table),
+        }
         if args.per_query:
-            payload["per_query"] = table.to_dict(orient="index")
-        return json.dumps(payload, indent=2)
-    shown = table.copy() if args.per_query else table.iloc[:0].copy()
-    shown.loc["all"] = [*mean, table["R"].sum(), table["retrieved"].sum()]
+            known = table.astype(object).where(table.notna(), None)
+            payload["per_query"] = known.to_dict(orient="index")
+        return json.dumps(payload, indent=2, allow_nan=False)
+    totals = [*mean, table["R"].sum(), table["retrieved"].sum()]
+    # appended as its own row, so that a query named "all" keeps its own line
+    summary = pd.DataFrame([totals], pd.Index(["all"], name=table.index.name), table.columns)
+    shown = pd.concat([table if args.per_query else table.iloc[:0], summary])
     shown[["R", "retrieved"]] = shown[["R", "retrieved"]].astype(int)
     if args.format == "csv":
         return shown.to_csv(float_format="%.4f").rstrip("\n")

@@ -162,3 +162,56 @@ def test_a_t_test_without_spread_is_nan_with_a_reason():
     assert np.isnan(result.p_ttest)
     assert "no spread" in result.notes[0]
     assert "no spread" in str(result)
+
+
+def test_a_query_named_all_keeps_its_own_line(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("all 0 d1 1\nq2 0 d2 1\n")
+    run.write_text("all Q0 d1 1 1.0 t\nq2 Q0 x 1 2.0 t\nq2 Q0 d2 2 1.0 t\n")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mapteach",
+            "evaluate",
+            str(qrels),
+            str(run),
+            "-m",
+            "AP",
+            "-q",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert out[1:] == ["all,1.0000,1,1", "q2,0.5000,1,2", "all,0.7500,2,3"]
+
+
+def test_json_output_is_strict_json_when_a_mean_is_undefined(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 1.0 t\n")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mapteach",
+            "evaluate",
+            str(qrels),
+            str(run),
+            "-m",
+            "AP",
+            "-l",
+            "2",
+            "--no-relevant",
+            "skip",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out, parse_constant=lambda name: pytest.fail(name))["mean"] == {"AP": None}
