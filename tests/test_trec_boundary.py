@@ -811,3 +811,63 @@ def test_identifiers_round_trip_and_scores_equal_pytrec_eval(route, data):
         (q, d) for q, docs in run.items() for d in docs
     }
     assert_same_scores(mapteach_scores(judged, ranked), expected)
+
+
+# --- the scores' fast path ------------------------------------------------------------------
+
+_DIGITS = st.text("0123456789", max_size=20)
+_PLAIN = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)")
+decimal_texts = st.builds(
+    lambda sign, whole, point, fraction: sign + whole + point + fraction,
+    st.sampled_from(["", "", "-", "+"]),
+    st.one_of(_DIGITS, _DIGITS.map(lambda digits: "000" + digits)),
+    st.sampled_from([".", ".", ""]),
+    _DIGITS,
+)
+other_texts = st.one_of(
+    st.text("0123456789.+-eE", max_size=20),
+    st.builds(
+        lambda mantissa, exponent: f"{mantissa}e{exponent}", decimal_texts, st.integers(-30, 30)
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    texts=st.lists(st.one_of(decimal_texts, decimal_texts, other_texts), min_size=1, max_size=40),
+    extra_words=st.integers(0, 2),
+)
+def test_the_fast_score_path_equals_float_bit_for_bit(texts, extra_words):
+    """Plain decimals (sign, digits, one point; <= 16 bytes, <= 15 digits) are read as
+    ``float`` reads them, bit for bit (-0.0 included); anything else is left to the
+    general path, and ``_scores`` as a whole equals ``float`` or refuses the lot."""
+    import numpy as np
+
+    from mapteach.runs.trec import _plain_decimals, _scores
+
+    texts = [text for text in texts if text] or ["0"]
+    width = 8 * (-(-max(map(len, texts)) // 8) + extra_words)  # as _fields pads them
+    array = np.array([text.encode() for text in texts], dtype=f"S{width}")
+    values, plain = _plain_decimals(array)
+    for text, value, fast in zip(texts, values.tolist(), plain.tolist(), strict=True):
+        digits = sum(character.isdigit() for character in text)
+        assert fast == bool(_PLAIN.fullmatch(text) and len(text) <= 16 and digits <= 15), text
+        if fast:
+            assert np.float64(value).tobytes() == np.float64(float(text)).tobytes(), text
+    expected = []
+    for text in texts:
+        try:
+            number = float(text)
+        except ValueError:
+            number = None
+        valid = bool(re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text))
+        if not valid or number is None or not abs(number) < 2.0**128 - 2.0**103:
+            expected = None
+            break
+        expected.append(number)
+    scores = _scores(array)
+    if expected is None:
+        assert scores is None
+    else:
+        assert scores is not None
+        assert scores.tobytes() == np.array(expected, dtype=np.float64).tobytes()

@@ -148,9 +148,12 @@ class _RunRows:
     @classmethod
     def of(cls, ranked: pd.DataFrame, query: np.ndarray) -> _RunRows:
         """``query`` holds each row's scored-query code, -1 for a query not scored."""
-        keep = query >= 0
         doc, doc_names = _codes(ranked["doc_id"])
-        return cls(query[keep], ranked["score"].to_numpy()[keep], doc[keep], doc_names)
+        score = ranked["score"].to_numpy()
+        if (query >= 0).all():  # every query scored: no copies
+            return cls(query, score, doc, doc_names)
+        keep = query >= 0
+        return cls(query[keep], score[keep], doc[keep], doc_names)
 
 
 @dataclass(frozen=True)
@@ -246,17 +249,28 @@ def _rank_order(
     """
     if n_queries * span >= 2**62:
         return np.lexsort([tie, -score, query])
-    grouped = np.argsort(query.astype(np.int64) * span + tie)
     counts = np.bincount(query, minlength=n_queries)
     width = int(counts.max()) if counts.size else 0
     if n_queries * width > 3 * query.size + 1024:  # very uneven lists: padding would not pay
         return np.lexsort([tie, -score, query])
-    position = np.arange(query.size) - np.repeat(np.cumsum(counts) - counts, counts)
-    padded = np.full((n_queries, width), np.inf)
-    padded[query[grouped], position] = -score[grouped]
-    rows = np.full((n_queries, width), -1, dtype=np.int64)
-    rows[query[grouped], position] = grouped
-    order = np.take_along_axis(rows, np.argsort(padded, axis=1, kind="stable"), axis=1).ravel()
+    key = query.astype(np.int64) * span
+    key += tie
+    grouped = np.argsort(key)
+    del key  # the temporaries are freed as soon as they are used: this bounds the peak memory
+    # each row's cell of a (query, position) matrix, row-major: position counts within a query
+    cell = np.arange(query.size)
+    cell -= np.repeat(np.cumsum(counts) - counts, counts)
+    cell += query[grouped].astype(np.int64, copy=False) * width
+    padded = np.full(n_queries * width, np.inf)
+    padded[cell] = -score[grouped]
+    rows = np.full(n_queries * width, -1, dtype=np.int64)
+    rows[cell] = grouped
+    del cell, grouped
+    within = np.argsort(padded.reshape(n_queries, width), axis=1, kind="stable")
+    del padded
+    within += np.arange(0, n_queries * width, width)[:, None]  # flat cells, row by row
+    order = rows[within.ravel()]
+    del rows, within
     return order[order >= 0]
 
 

@@ -58,6 +58,9 @@ _RUN = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 _KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
 
 _BLOCK = 1 << 22  # bytes split into fields at once: bounds the temporary arrays
+_FIELD_ROWS = 1 << 18  # fields gathered at once
+_LONG = 255  # field lengths are stored in a byte: this one stands for this long or more
+_FIELD = re.compile(rb"[^ \t\n\v\f\r]+")  # a field: no C isspace() byte
 _WIDE = 8  # fields longer than this many 8-byte words are handled as Python bytes
 _INT64 = (-(2**63), 2**63)
 _FLOAT32_OVERFLOW = 2.0**128 - 2.0**103  # the smallest magnitude float32 rounds to inf
@@ -66,6 +69,12 @@ _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")  # s
 _DECIMAL_BYTES = np.zeros(256, bool)
 _DECIMAL_BYTES[list(b"\x000123456789.+-eE")] = True  # \x00: the padding of short fields
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # keep the first k bytes
+_PLAIN_ROWS = 1 << 18  # rows of texts parsed at once on the fast path
+_POWERS_OF_TEN = 10.0 ** np.arange(16)  # exact doubles
+_POWERS_OF_TEN_INT = 10 ** np.arange(17, dtype=np.uint64)
+_ZEROS = np.uint64(0x3030303030303030)  # '0' in each byte
+_ONES = np.uint64(0x0101010101010101)  # times a word of byte flags: their sum in the top byte
+_PLACES = np.uint64(0x0001020304050607)  # times a word of one byte flag: its place on top
 _GRADE_RULE = "an integer grade"
 _SCORE_RULE = "a finite number"
 
@@ -197,11 +206,11 @@ class _Lines:
 
     def __init__(self, data: bytes, wanted: tuple[int, ...], hash_at_start: bool):
         lines = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
-        self.count = np.zeros(lines, np.int32)
+        self.count = np.zeros(lines, np.uint8)  # capped at 255: only compared with 0, 4 and 6
         self.comment = np.zeros(lines, bool)
         offset = np.int32 if len(data) < 2**31 else np.int64  # 4 bytes a field where they do
         self.starts = [np.zeros(lines, offset) for _ in wanted]
-        self.lengths = [np.zeros(lines, np.int32) for _ in wanted]
+        self.lengths = [np.zeros(lines, np.uint8) for _ in wanted]  # _LONG: that long or more
         array = np.frombuffer(data, np.uint8)
         self._work = np.empty((3, min(len(data), _BLOCK) + 1), np.uint8)  # reused per block
         begin = line = 0
@@ -234,7 +243,8 @@ class _Lines:
             line_end = np.append(line_end, size)
         here = slice(line, line + line_end.size)
         before = np.searchsorted(starts, line_end)  # fields starting before each line's end
-        count = self.count[here] = np.diff(before, prepend=0)
+        count = np.diff(before, prepend=0)
+        self.count[here] = np.minimum(count, 255)
         if not starts.size:  # nothing but whitespace
             return here.stop
         first = np.minimum(before - count, starts.size - 1)
@@ -246,7 +256,7 @@ class _Lines:
         for k, field in enumerate(wanted):
             picked = np.minimum(first + field, starts.size - 1)
             self.starts[k][here] = starts[picked] + offset
-            self.lengths[k][here] = ends[picked] - starts[picked]
+            self.lengths[k][here] = np.minimum(ends[picked] - starts[picked], _LONG)
         return here.stop
 
 
@@ -256,9 +266,12 @@ def _fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     Gathered 8 bytes at a time, through an unaligned uint64 view with a 1-byte stride.
     """
     words = -(-int(lengths.max()) // 8)
-    if words > _WIDE:
+    if words > _WIDE:  # a length of _LONG or more was stored as _LONG: match those anew
         return np.array(
-            [data[a : a + n] for a, n in zip(starts.tolist(), lengths.tolist(), strict=True)],
+            [
+                data[a : a + n] if n < _LONG else _FIELD.match(data, a).group()  # type: ignore[union-attr]
+                for a, n in zip(starts.tolist(), lengths.tolist(), strict=True)
+            ],
             dtype=object,
         )
     base = max(len(data) - 8, 0)  # an 8-byte load from past base runs off the end: use tail
@@ -266,14 +279,24 @@ def _fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     tail = np.ndarray((len(tail_bytes) - 7,), "<u8", buffer=tail_bytes, strides=(1,))
     loads = np.ndarray((base + 1,), "<u8", buffer=data, strides=(1,)) if len(data) >= 8 else tail
     out = np.empty((starts.size, words), "<u8")
-    at, keep, mask = np.empty_like(starts), np.empty_like(lengths), np.empty(starts.size, "<u8")
-    for word in range(words):
-        np.add(starts, 8 * word, out=at)
-        late = np.flatnonzero(at > base)
-        column = loads[np.minimum(at, base, out=at)]
-        column[late] = tail[np.minimum(starts[late] + 8 * word - base, tail.size - 1)]
-        np.clip(np.subtract(lengths, 8 * word, out=keep), 0, 8, out=keep)
-        np.bitwise_and(column, _MASKS.take(keep, out=mask), out=out[:, word])
+    rows = min(starts.size, _FIELD_ROWS)  # a block of rows at a time bounds the temporaries
+    at, keep, mask = (
+        np.empty(rows, starts.dtype),
+        np.empty(rows, np.int32),
+        np.empty(rows, "<u8"),
+    )
+    for begin in range(0, starts.size, rows):
+        here = slice(begin, begin + rows)
+        block_starts, block_lengths = starts[here], lengths[here]
+        size = block_starts.size
+        for word in range(words):
+            np.add(block_starts, 8 * word, out=at[:size])
+            late = np.flatnonzero(at[:size] > base)
+            column = loads[np.minimum(at[:size], base, out=at[:size])]
+            column[late] = tail[np.minimum(block_starts[late] + 8 * word - base, tail.size - 1)]
+            np.subtract(block_lengths, 8 * word, out=keep[:size], dtype=np.int32)
+            np.clip(keep[:size], 0, 8, out=keep[:size])
+            np.bitwise_and(column, _MASKS.take(keep[:size], out=mask[:size]), out=out[here, word])
     return out.view(f"S{8 * words}").ravel()
 
 
@@ -283,6 +306,11 @@ def _distinct(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         codes, uniques = pd.factorize(texts)
         return codes, np.asarray(uniques, dtype=object)
     words = texts.view(np.uint64).reshape(texts.size, -1)  # equality needs no byte order
+    changes = np.flatnonzero((words[1:] != words[:-1]).any(axis=1)) + 1
+    if changes.size < texts.size // 8:  # runs of equal values (a run's query ids): one each
+        heads = np.concatenate(([0], changes))
+        codes, uniques = _distinct(texts[heads])
+        return np.repeat(codes, np.diff(heads, append=texts.size)), uniques
     codes, _ = pd.factorize(words[:, 0])
     for word in range(1, words.shape[1]):
         more, seen = pd.factorize(words[:, word])
@@ -352,20 +380,109 @@ def _check_values(values: np.ndarray, integer: bool) -> np.ndarray:
     return bad
 
 
+def _plain_decimals(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The values of the plain decimals among fixed-width texts, and which texts those are.
+
+    A plain decimal is ``[+-]digits[.digits]`` (or ``digits.``, ``.digits``), at most 16
+    bytes and 15 digits: its digits as an integer m < 10**15 < 2**53 and 10**f (f <= 15
+    digits after the point) are exact doubles, so the IEEE division m / 10**f rounds
+    the exact decimal value once, correctly: the double ``strtod`` and ``float`` return
+    (Clinger's fast path). The other texts are left to the caller (their values here
+    are meaningless).
+
+    Per block of rows, the bytes are checked as a matrix; then each text, as two
+    little-endian 8-byte words, loses its sign and its point (a byte shift), becomes
+    digit values, and is read 8 digits a word by SWAR multiplications.
+    """
+    rows, width = texts.size, texts.dtype.itemsize
+    words = texts.view("<u8").reshape(rows, width // 8)
+    matrix = texts.view(np.uint8).reshape(rows, width)
+    columns = min(width, 16)
+    values = np.empty(rows)
+    plain = np.empty(rows, bool)
+    for begin in range(0, rows, _PLAIN_ROWS):  # blocks of rows bound the temporaries
+        here = slice(begin, min(begin + _PLAIN_ROWS, rows))
+        head = matrix[here, :columns]
+        digit = (head - np.uint8(48)) < 10  # wraps around below '0'
+        dot = head == 46
+        signed = (head[:, 0] == 45) | (head[:, 0] == 43)
+        allowed = digit | dot | (head == 0)  # NUL: the padding after a field's end
+        allowed[:, 0] |= signed
+        flags = np.stack((digit, dot, ~allowed)).view("<u8")  # 8 flags a word, per row
+        if columns > 8:
+            sums = flags[:, :, 0] + flags[:, :, 1]
+            dot_words = flags[1]
+        else:
+            sums, dot_words = flags[:, :, 0], np.concatenate((flags[1], flags[1] & 0), axis=1)
+        count, dots, bad = (sums * _ONES) >> np.uint64(56)  # the flags' sums, by byte lanes
+        good = (bad == 0) & (dots <= 1) & (count >= 1) & (count <= 15)
+        if width > columns:  # texts longer than 16 bytes are not plain
+            good &= ~matrix[here, columns:].any(axis=1)
+        count = count.astype(np.int64)
+        # where the single point is: a word with one flag at byte k, times _PLACES, is k
+        at_low = (dot_words[:, 0] * _PLACES) >> np.uint64(56)
+        at_high = (dot_words[:, 1] * _PLACES) >> np.uint64(56)
+        point = np.where(
+            dot_words[:, 0] != 0,
+            at_low.astype(np.int64),
+            np.where(dot_words[:, 1] != 0, at_high.astype(np.int64) + 8, count + signed),
+        )
+        fraction = count + signed - point  # digits after the point (0 without one)
+        low = words[here, 0]
+        high = words[here, 1] if width > 8 else np.zeros_like(low)
+        # drop the sign: the 16 bytes move down one
+        low = np.where(signed, (low >> 8) | (high << 56), low)
+        high = np.where(signed, high >> 8, high)
+        point -= signed
+        # drop the point: the bytes after it move down one
+        keep_low = _MASKS[np.clip(point, 0, 8)]
+        keep_high = _MASKS[np.clip(point - 8, 0, 8)]
+        low = (low & keep_low) | (((low >> 8) | (high << 56)) & ~keep_low)
+        high = (high & keep_high) | ((high >> 8) & ~keep_high)
+        # the digits' values, the padding after them left 0: 16 digits, the count first
+        low -= _ZEROS & _MASKS[np.minimum(count, 8)]
+        high -= _ZEROS & _MASKS[np.clip(count - 8, 0, 8)]
+        number = _swar8(low) * np.uint64(10**8) + _swar8(high)
+        number //= _POWERS_OF_TEN_INT[16 - np.clip(count, 1, 15)]
+        out = values[here]
+        np.divide(number, _POWERS_OF_TEN[np.clip(fraction, 0, 15)], out=out)
+        np.negative(out, out=out, where=head[:, 0] == 45)
+        plain[here] = good
+    return values, plain
+
+
+def _swar8(word: np.ndarray) -> np.ndarray:
+    """The 8 decimal digits (byte values 0-9) of little-endian words, the first byte first."""
+    word = (word * np.uint64(10) + (word >> 8)) & np.uint64(0x00FF00FF00FF00FF)
+    word = (word * np.uint64(100) + (word >> 16)) & np.uint64(0x0000FFFF0000FFFF)
+    return (word * np.uint64(10000) + (word >> 32)) & np.uint64(0xFFFFFFFF)
+
+
 def _scores(texts: np.ndarray) -> np.ndarray | None:
     """Scores from fixed-width texts, vectorised; None if one breaks the rule.
 
-    Once the bytes are limited to digits, ``.``, signs and ``e``/``E`` (no ``_``, no
-    ``inf`` or ``nan``), Python's ``float`` grammar, which numpy's cast uses, is
-    ``strtod``'s for decimals, and both round correctly.
+    Plain decimals take :func:`_plain_decimals`' exact fast path. For the rest, once
+    the bytes are limited to digits, ``.``, signs and ``e``/``E`` (no ``_``, no ``inf``
+    or ``nan``), Python's ``float`` grammar, which numpy's cast uses, is ``strtod``'s
+    for decimals, and both round correctly.
     """
-    if texts.dtype == object or not _DECIMAL_BYTES[texts.view(np.uint8)].all():
+    if texts.dtype == object:
+        return None
+    values, plain = _plain_decimals(texts)
+    if plain.all():  # at most 15 digits: finite, and far within the float32 range
+        return values
+    rest = np.flatnonzero(~plain)
+    others = texts[rest]
+    if not _DECIMAL_BYTES[others.view(np.uint8)].all():
         return None
     try:
-        values = texts.astype(np.float64)
+        parsed = others.astype(np.float64)
     except ValueError:  # e.g. "1e" or "1.2.3"
         return None
-    return None if _check_values(values, False).any() else values
+    if _check_values(parsed, False).any():
+        return None
+    values[rest] = parsed
+    return values
 
 
 class _Where:
