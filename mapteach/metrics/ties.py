@@ -31,6 +31,7 @@ import numpy as np
 from mapteach.metrics._validation import as_k, check_choice
 from mapteach.metrics.batch import (
     RankedEntries,
+    _ratio,
     batch_num_relevant,
     batch_num_relevant_retrieved,
     batch_num_retrieved,
@@ -111,10 +112,6 @@ def _per_query(entries: RankedEntries, weights: np.ndarray) -> np.ndarray:
     return sums.astype(float, copy=False)
 
 
-def _over(values: np.ndarray, divisor: np.ndarray) -> np.ndarray:
-    return np.divide(values, divisor, out=np.zeros(values.size), where=divisor > 0)
-
-
 def _within(entries: RankedEntries, k: int | np.ndarray | None) -> np.ndarray:
     """Whether each row is within the cutoff: one ``k``, or one per row."""
     return np.ones(entries.rank.size, bool) if k is None else entries.rank <= k
@@ -133,7 +130,7 @@ def _expected_ap(
     divisor = entries.n_relevant
     if denominator == "min_relevant_k" and k is not None:
         divisor = np.minimum(divisor, k)
-    return _over(_per_query(entries, share), divisor)
+    return _ratio(_per_query(entries, share), divisor)
 
 
 def _expected_found(
@@ -150,14 +147,14 @@ def _expected_judged(entries: RankedEntries, groups: _TieGroups, k: int | None) 
     share = np.bincount(groups.of_row, weights=judged.astype(float)) / groups.size
     found = _per_query(entries, np.where(_within(entries, k), share[groups.of_row], 0.0))
     divisor = entries.n_retrieved if k is None else np.minimum(entries.n_retrieved, k)
-    return _over(found, divisor)
+    return _ratio(found, divisor)
 
 
 def _expected_ndcg(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
     """Expected DCG over the ideal DCG: each row holds its group's mean gain."""
     gain = groups.mean_gain[groups.of_row] / np.log2(entries.rank + 1.0)
     dcg = _per_query(entries, np.where(_within(entries, k), gain, 0.0))
-    return _over(dcg, ideal_dcg(entries, k))
+    return _ratio(dcg, ideal_dcg(entries, k))
 
 
 def _expected_success(
@@ -277,7 +274,7 @@ def expected_scores(
         elif family in ("R", "Rprec"):
             cutoff = entries.n_relevant[entries.query] if family == "Rprec" else k
             found = _expected_found(entries, groups, cutoff)
-            out[measure.name] = _over(found, entries.n_relevant)
+            out[measure.name] = _ratio(found, entries.n_relevant)
         elif family == "nDCG":
             out[measure.name] = _expected_ndcg(entries, groups, k)
         elif family == "Success":
