@@ -39,7 +39,7 @@ from mapteach.metrics.options import (
     Ties,
 )
 from mapteach.metrics.ties import expected_scores
-from mapteach.runs.trec import as_qrels, as_run
+from mapteach.runs.trec import as_qrels, as_run, invalid_numbers
 
 __all__ = ["evaluate", "evaluate_scores", "summarize"]
 
@@ -303,10 +303,13 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
     """Integer codes and their sorted labels: code order is string order."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         categories = column.cat.categories.astype(str)
+        codes = column.cat.codes.to_numpy().astype(np.int64)
+        if categories.is_monotonic_increasing:  # the readers already give strcmp order
+            return codes, pd.Index(categories)
         order = np.argsort(categories.to_numpy(dtype=object))
         relabel = np.empty(order.size, dtype=np.int64)
         relabel[order] = np.arange(order.size)
-        return relabel[column.cat.codes.to_numpy()], pd.Index(categories[order])
+        return relabel[codes], pd.Index(categories[order])
     codes, labels = pd.factorize(column.astype(str), sort=True)
     return codes.astype(np.int64), pd.Index(labels)
 
@@ -650,14 +653,8 @@ def _grade_matrix(array: np.ndarray, cells: _Cells) -> np.ndarray:
     if array.dtype == object:
         _objects(array, "relevance", cells)
         bad = np.vectorize(lambda value: _grade_problem(value) is not None, otypes=[bool])(array)
-    elif array.dtype.kind == "u":
-        bad = array > _INT64[1]
-    elif array.dtype.kind == "f":
-        with np.errstate(invalid="ignore"):
-            bad = ~np.isfinite(array) | (array != np.floor(array))
-            bad |= (array < _INT64[0]) | (array >= 2.0**63)
     else:
-        bad = np.zeros(array.shape, bool)
+        bad = invalid_numbers(array, integer=True)
     if bad.any():
         row, column = _first(bad)
         value = array[row, column]

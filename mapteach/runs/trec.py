@@ -367,8 +367,13 @@ def _number(value: Any, integer: bool) -> tuple[int | float | None, str]:
     return value, rule
 
 
-def _check_values(values: np.ndarray, integer: bool) -> np.ndarray:
-    """Which numeric values break the rule: the vectorised twin of :func:`_number`."""
+def invalid_numbers(values: np.ndarray, integer: bool) -> np.ndarray:
+    """Which numbers break the grade rule (``integer``) or the score rule.
+
+    The vectorised twin of :func:`_number`, shared by the file readers and by
+    :func:`mapteach.runs.evaluate.evaluate_scores`: a grade must be a whole number
+    within int64, a score finite and within float32's range.
+    """
     if values.dtype.kind in "biu":  # only uint64 grades can leave int64
         return (values > _INT64[1] - 1) if integer else np.zeros(values.shape, bool)
     bad = ~np.isfinite(values)
@@ -479,7 +484,7 @@ def _scores(texts: np.ndarray) -> np.ndarray | None:
         parsed = others.astype(np.float64)
     except ValueError:  # e.g. "1e" or "1.2.3"
         return None
-    if _check_values(parsed, False).any():
+    if invalid_numbers(parsed, False).any():
         return None
     values[rest] = parsed
     return values
@@ -803,7 +808,7 @@ def _numbers(raw: np.ndarray, integer: bool) -> tuple[np.ndarray, list[int]]:
             with contextlib.suppress(OverflowError):  # an int beyond int64: one by one, below
                 raw = raw.astype(np.int64 if kind == "integer" else np.float64)
     if raw.dtype != object:
-        return raw, np.flatnonzero(_check_values(raw, integer)).tolist()
+        return raw, np.flatnonzero(invalid_numbers(raw, integer)).tolist()
     parsed = [_number(item, integer) for item in raw.tolist()]
     bad = [row for row, (number, _) in enumerate(parsed) if number is None]
     return (raw if bad else np.array([number for number, _ in parsed])), bad
