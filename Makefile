@@ -1,64 +1,73 @@
 # mapteach: two commands do all the set-up on a fresh machine with only Python 3.
 #   make lab    create .venv (first time), install requirements.txt, open JupyterLab
+#   make lab-zh 打开中文版 (the Chinese edition, notebooks/zh/)
 #   make test   create/update .venv with the test extras and run every test
+# Every target that sets up or runs something calls tools/setup.py, the one home of the
+# set-up logic; without make (Windows: py -3 tools\setup.py lab) it does the same.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-PORT ?= 8888
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# PORT: JupyterLab's (default 8888) or, for the app, Voila's (default 8866)
+PORT ?=
+SETUP = $(PYTHON) tools/setup.py --venv $(VENV) $(if $(PORT),--port $(PORT))
+# LANG_EDITION=zh: the Chinese edition of the app and of the answer key
+LANG_FLAG = $(if $(LANG_EDITION),--lang $(LANG_EDITION))
 
-.PHONY: help lab test lint notebooks clean
+.PHONY: help lab lab-zh app app-zh test lint notebooks catalogue site answer-key \
+	reset-notebooks clean
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make lab        open the workbook in JupyterLab (sets up .venv the first time)"
+	@echo "make lab-zh     打开中文版 JupyterLab (notebooks/zh/00_start_here.ipynb)"
+	@echo "make app        the playground and its exercises as a classroom app, no code (Voila)"
+	@echo "                (make app-zh, or make app LANG_EDITION=zh: the Chinese edition)"
 	@echo "make test       run every test: lint, unit, property, doctest, notebooks, browser"
-	@echo "make notebooks  re-execute every notebook in place, storing its outputs"
+	@echo "make notebooks  re-execute every notebook (both editions) in place, storing outputs"
+	@echo "make reset-notebooks  restore notebooks/ to its committed version (asks; YES=1 does not)"
+	@echo "make catalogue  check the message catalogue and compile it (.po -> .mo)"
+	@echo "make site       build the workbook as static HTML in build/site/ (open index.html)"
+	@echo "make answer-key write the teacher's answer key to build/ (LEARNER=name marks one learner)"
 	@echo "make clean      remove .venv and caches"
 
-$(BIN)/python:
-	@echo ">> creating $(VENV) with $$($(PYTHON) --version)"
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+lab:
+	@$(SETUP) lab
 
-$(VENV)/.lab-installed: requirements.txt pyproject.toml | $(BIN)/python
-	@echo ">> installing requirements.txt and mapteach (editable) into $(VENV)"
-	$(BIN)/python -m pip install --quiet -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
-	@touch $@
+lab-zh:
+	@$(SETUP) lab-zh
 
-$(VENV)/.test-installed: requirements-test.txt $(VENV)/.lab-installed
-	@echo ">> installing requirements-test.txt into $(VENV)"
-	$(BIN)/python -m pip install --quiet -r requirements-test.txt
-	@touch $@
+app:
+	@$(SETUP) $(if $(filter zh,$(LANG_EDITION)),app-zh,app)
 
-lab: $(VENV)/.lab-installed
-	@echo ">> opening JupyterLab on notebooks/00_start_here.ipynb (Ctrl+C to stop)"
-	$(BIN)/jupyter lab --port=$(PORT) $(ROOT_FLAG) notebooks/00_start_here.ipynb
+app-zh:
+	@$(SETUP) app-zh
 
-lint: $(VENV)/.test-installed
-	@echo ">> ruff"
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	@echo ">> mypy"
-	$(BIN)/mypy
+lint:
+	@$(SETUP) lint
 
-test: lint
-	@echo ">> pytest: unit, property, doctest, nbval over notebooks/, browser"
-	$(BIN)/python -m pytest
+# lint first, then pytest: unit, property, doctest, nbval over notebooks/, browser
+test:
+	@$(SETUP) test
 
-notebooks: $(VENV)/.lab-installed
-	@echo ">> executing every notebook in place"
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace $(NBEXEC) notebooks/*.ipynb
+notebooks:
+	@$(SETUP) notebooks
 
-# Execute without storing widget state, and drop any stored before, so nbconvert's HTML and
-# readers without a kernel show each widget's static fallback.
-NBEXEC := --ExecutePreprocessor.store_widget_state=False \
-	--ClearMetadataPreprocessor.enabled=True \
-	--ClearMetadataPreprocessor.clear_cell_metadata=False \
-	--ClearMetadataPreprocessor.preserve_nb_metadata_mask=kernelspec \
-	--ClearMetadataPreprocessor.preserve_nb_metadata_mask=language_info
+reset-notebooks:
+	@$(SETUP) reset-notebooks $(if $(filter-out 0 no,$(YES)),--yes)
+
+catalogue:
+	@$(SETUP) install --test
+	$(BIN)/python tools/i18n.py compile
+	$(BIN)/python tools/i18n.py check
+
+# Both editions as HTML with their stored outputs, readable from file:// without Python
+# or a network (formulas as MathML; see tools/build_site.py).
+site:
+	@$(SETUP) site
+
+answer-key:
+	@$(SETUP) answer-key $(if $(LEARNER),--learner "$(LEARNER)") $(if $(OUT),--out "$(OUT)") $(LANG_FLAG)
 
 clean:
 	rm -rf $(VENV) .hypothesis .pytest_cache

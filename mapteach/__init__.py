@@ -19,6 +19,7 @@ AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 #: Each re-exported name and the module that defines it.
@@ -55,7 +56,11 @@ _EXPORTS: dict[str, str] = {
     "trace_rr": "mapteach.teaching.trace",
     "pr_curve": "mapteach.teaching.pr_curve",
     "score_table": "mapteach.teaching.score_table",
+    "learner": "mapteach.teaching.progress",
+    "progress": "mapteach.teaching.progress",
     "show_trace": "mapteach.views.render",
+    "get_language": "mapteach.i18n",
+    "tr": "mapteach.i18n",
 }
 
 __all__ = [
@@ -73,22 +78,27 @@ __all__ = [
     "explain_rr",
     "geometric_mean",
     "get_example",
+    "get_language",
     "hit_at_k",
     "judged_at_k",
+    "learner",
     "mean_average_precision",
     "mean_reciprocal_rank",
     "ndcg_at_k",
     "parse_measure",
     "pr_curve",
     "precision_at_k",
+    "progress",
     "r_precision",
     "read_qrels",
     "read_run",
     "recall_at_k",
     "reciprocal_rank",
     "score_table",
+    "set_language",
     "show_trace",
     "summarize",
+    "tr",
     "trace_ap",
     "trace_ndcg",
     "trace_rr",
@@ -96,6 +106,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from mapteach.i18n import get_language, tr
     from mapteach.metrics import (
         average_precision,
         bpref,
@@ -117,6 +128,7 @@ if TYPE_CHECKING:
     from mapteach.runs.trec import read_qrels, read_run
     from mapteach.teaching.examples import EXAMPLES, examples_table, get_example
     from mapteach.teaching.pr_curve import pr_curve
+    from mapteach.teaching.progress import learner, progress
     from mapteach.teaching.score_table import score_table
     from mapteach.teaching.trace import (
         explain_ap,
@@ -127,6 +139,30 @@ if TYPE_CHECKING:
         trace_rr,
     )
     from mapteach.views.render import show_trace
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` ("en" or "zh") from now on: prose, tables, widgets and plots.
+
+    :func:`mapteach.i18n.set_language` chooses the catalogue; this also lets
+    matplotlib draw Chinese (it registers the CJK font that the Chinese plots use,
+    :func:`mapteach.views.fonts.use_cjk_font`), so that a notebook's own figures
+    with Chinese labels draw glyphs, not boxes. A widget built with ``lang=``
+    keeps its own language.
+
+    >>> import mapteach
+    >>> mapteach.set_language("zh"); mapteach.tr("relevant")
+    '相关'
+    >>> mapteach.set_language("en"); mapteach.tr("relevant")
+    'relevant'
+    """
+    from mapteach import i18n
+
+    i18n.set_language(lang)
+    if lang == "zh" and importlib.util.find_spec("matplotlib") is not None:
+        from mapteach.views.fonts import use_cjk_font
+
+        use_cjk_font()
 
 
 def __getattr__(name: str) -> Any:

@@ -10,70 +10,92 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from mapteach.i18n import LANGUAGES, get_language, language, tr
 from mapteach.metrics.names import DEFAULT_MEASURES, FAMILIES
 from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
 
 __all__ = ["main"]
 
-_MEASURES_HELP = "measures (add @k for a cutoff, e.g. AP@10, P@5, nDCG@10):\n" + "\n".join(
-    f"  {name:<10} {family.description}" for name, family in FAMILIES.items()
-)
+
+def _measures_help() -> str:
+    return tr("measures (add @k for a cutoff, e.g. AP@10, P@5, nDCG@10):") + "".join(
+        f"\n  {name:<10} {tr(family.description)}" for name, family in FAMILIES.items()
+    )
+
+
+def _language_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=get_language(),
+        help=tr(
+            "the language of tables, messages and help (default: {default})",
+            default=get_language(),
+        ),
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m mapteach",
-        description="Evaluate ranked results the way trec_eval does, and trace AP by hand.",
+        description=tr("Evaluate ranked results the way trec_eval does, and trace AP by hand."),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=_MEASURES_HELP,
+        epilog=_measures_help(),
     )
+    _language_option(parser)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_evaluate(commands)
     _add_trace(commands)
+    _add_progress(commands)
     return parser
 
 
 def _add_evaluate(commands: Any) -> None:
     run = commands.add_parser(
         "evaluate",
-        help="score a TREC run file against a qrels file",
-        description="Score a TREC run (qid Q0 docid rank score tag) against qrels "
-        "(qid 0 docid relevance), per query and as the mean over queries.",
+        help=tr("score a TREC run file against a qrels file"),
+        description=tr(
+            "Score a TREC run (qid Q0 docid rank score tag) against qrels "
+            "(qid 0 docid relevance), per query and as the mean over queries."
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=_MEASURES_HELP,
+        epilog=_measures_help(),
     )
-    run.add_argument("qrels", help="the judgments file (- for standard input; gzip is fine)")
-    run.add_argument("run", help="the run file (- for standard input; gzip is fine)")
+    run.add_argument("qrels", help=tr("the judgments file (- for standard input; gzip is fine)"))
+    run.add_argument("run", help=tr("the run file (- for standard input; gzip is fine)"))
     run.add_argument(
         "-m",
         "--measure",
         action="append",
         dest="measures",
         metavar="MEASURE",
-        help="a measure to compute, named as ir_measures (AP@10) or trec_eval (map_cut.10) "
-        f"names it; repeat it (default: {' '.join(DEFAULT_MEASURES)})",
+        help=tr(
+            "a measure to compute, named as ir_measures (AP@10) or trec_eval (map_cut.10) "
+            "names it; repeat it (default: {default})",
+            default=" ".join(DEFAULT_MEASURES),
+        ),
     )
     run.add_argument(
-        "-q", "--per-query", action="store_true", help="print every query, not only the mean"
+        "-q", "--per-query", action="store_true", help=tr("print every query, not only the mean")
     )
     run.add_argument("--format", choices=("table", "csv", "json"), default="table")
     run.add_argument(
         "--ties",
         choices=TIES,
         default="trec_eval",
-        help="how tied scores are ordered (default: trec_eval, docno descending)",
+        help=tr("how tied scores are ordered (default: trec_eval, docno descending)"),
     )
     run.add_argument(
         "--no-relevant",
         choices=NO_RELEVANT,
         default="zero",
-        help="what a query with no relevant document scores (default: zero)",
+        help=tr("what a query with no relevant document scores (default: zero)"),
     )
     run.add_argument(
         "--missing",
         choices=MISSING,
         default="ignore",
-        help="judged queries absent from the run: ignore (trec_eval) or zero (-c)",
+        help=tr("judged queries absent from the run: ignore (trec_eval) or zero (-c)"),
     )
     run.add_argument(
         "-l",
@@ -81,7 +103,7 @@ def _add_evaluate(commands: Any) -> None:
         type=int,
         default=1,
         metavar="GRADE",
-        help="lowest grade that counts as relevant (trec_eval -l; default 1)",
+        help=tr("lowest grade that counts as relevant (trec_eval -l; default 1)"),
     )
     run.add_argument(
         "-M",
@@ -89,38 +111,63 @@ def _add_evaluate(commands: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="score only the first N results of each query (trec_eval -M)",
+        help=tr("score only the first N results of each query (trec_eval -M)"),
     )
     run.add_argument(
         "-J",
         "--judged-only",
         action="store_true",
-        help="drop unjudged documents (and negative grades) from each ranking (trec_eval -J)",
+        help=tr("drop unjudged documents (and negative grades) from each ranking (trec_eval -J)"),
     )
     run.add_argument(
         "--aggregate",
         choices=AGGREGATES,
         default="mean",
-        help="the all-queries line: mean, or gm, the geometric mean with each value floored at "
-        "1e-5 (trec_eval gm_map for map); counts are summed, GMAP is always gm",
+        help=tr(
+            "the all-queries line: mean, or gm, the geometric mean with each value floored at "
+            "1e-5 (trec_eval gm_map for map); counts are summed, GMAP is always gm"
+        ),
     )
 
 
 def _add_trace(commands: Any) -> None:
     trace = commands.add_parser(
         "trace",
-        help="print the AP trace table and its arithmetic",
-        description="Print AP rank by rank for a ranked list of 0/1 labels, e.g. 1,0,1,1.",
+        help=tr("print the AP trace table and its arithmetic"),
+        description=tr("Print AP rank by rank for a ranked list of 0/1 labels, e.g. 1,0,1,1."),
     )
-    trace.add_argument("labels", help="comma-separated 0/1 labels, best first, e.g. 1,0,1,1")
+    _language_option(trace)
+    trace.add_argument("labels", help=tr("comma-separated 0/1 labels, best first, e.g. 1,0,1,1"))
     trace.add_argument(
         "--relevant",
         type=int,
         default=None,
         metavar="R",
-        help="R, the query's relevant documents, retrieved or not",
+        help=tr("R, the query's relevant documents, retrieved or not"),
     )
-    trace.add_argument("-k", "--cutoff", type=int, default=None, help="rank cutoff (AP@k)")
+    trace.add_argument("-k", "--cutoff", type=int, default=None, help=tr("rank cutoff (AP@k)"))
+
+
+def _add_progress(commands: Any) -> None:
+    board = commands.add_parser(
+        "progress",
+        help=tr("merge learners' progress files into one table per learner and exercise"),
+        description=tr(
+            "Merge the progress files learners hand in (~/.mapteach/progress.jsonl) into one "
+            "table: attempts, passed and the last verdict per learner and exercise."
+        ),
+    )
+    _language_option(board)
+    board.add_argument(
+        "files", nargs="+", metavar="FILE", help=tr("a progress file (- for standard input)")
+    )
+    board.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    board.add_argument("--learner", metavar="NAME", help=tr("show only this learner"))
+    board.add_argument(
+        "--skip-corrupt",
+        action="store_true",
+        help=tr("warn about each unreadable line and go on, instead of stopping at the first"),
+    )
 
 
 def _input(path: str) -> object:
@@ -135,7 +182,9 @@ def _evaluate(args: argparse.Namespace) -> str:
     from mapteach.runs.evaluate import evaluate, summarize
 
     if args.qrels == args.run == "-":
-        raise ValueError("only one of the qrels and the run can be read from standard input (-).")
+        raise ValueError(
+            tr("only one of the qrels and the run can be read from standard input (-).")
+        )
     measures = args.measures or list(DEFAULT_MEASURES)
     table = evaluate(
         _input(args.qrels),
@@ -177,11 +226,39 @@ def _trace(args: argparse.Namespace) -> str:
         labels = [int(label) for label in args.labels.split(",")]
     except ValueError:
         raise ValueError(
-            f"labels must be comma-separated 0/1 values such as 1,0,1,1; got {args.labels!r}."
+            tr(
+                "labels must be comma-separated 0/1 values such as 1,0,1,1; got {labels!r}.",
+                labels=args.labels,
+            )
         ) from None
     options = {"n_relevant": args.relevant, "k": args.cutoff}
     table = trace_ap(labels, **options).round(4).to_string(index=False)
     return f"{table}\n\n{explain_ap(labels, **options)}"
+
+
+def _progress(args: argparse.Namespace) -> str:
+    from mapteach.teaching.progress import merge_progress
+
+    if args.files.count("-") > 1:
+        raise ValueError(tr("standard input (-) can be read only once."))
+    table = merge_progress(
+        *[_input(path) for path in args.files],  # type: ignore[arg-type]
+        learner=args.learner,
+        skip_corrupt=args.skip_corrupt,
+    )
+    columns = ["learner", "notebook", "exercise", "attempts", "passed", "last_verdict"]
+    shown = table[columns].astype(object)
+    shown["last_time"] = [stamp.isoformat(timespec="seconds") for stamp in table["last_time"]]
+    if args.format == "json":
+        return json.dumps(shown.to_dict(orient="records"), ensure_ascii=False, indent=2)
+    if args.format == "csv":
+        return shown.to_csv(index=False).rstrip("\n")
+    if shown.empty:
+        return "  ".join(shown.columns)
+    import pandas as pd
+
+    with pd.option_context("display.unicode.east_asian_width", True):  # names in Chinese
+        return shown.to_string(index=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -205,16 +282,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["evaluate", "no-such-qrels.txt", "run.txt"])  # stderr: error: no-such-qrels...
     2
     """
-    args = _parser().parse_args(argv)
+    # --lang first, so that the help, the tables and the messages all speak it
+    chosen = argparse.ArgumentParser(add_help=False)
+    _language_option(chosen)
+    with language(chosen.parse_known_args(argv)[0].lang):
+        return _run(_parser().parse_args(argv))
+
+
+def _run(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
-            output = _evaluate(args) if args.command == "evaluate" else _trace(args)
+            command = {"evaluate": _evaluate, "trace": _trace, "progress": _progress}
+            output = command[args.command](args)
         except (ValueError, TypeError) as error:  # bad input: one line, no traceback
-            print(f"error: {' '.join(str(error).splitlines())}", file=sys.stderr)
+            message = " ".join(str(error).splitlines())
+            print(tr("error: {message}", message=message), file=sys.stderr)
             return 2
     for warning in caught:
-        print(f"warning: {warning.message}", file=sys.stderr)
+        print(tr("warning: {message}", message=warning.message), file=sys.stderr)
     try:
         print(output)
         sys.stdout.flush()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").rglob("*.ipynb"))
 
 #: (notebook stem, exact text) -> why the number may be typed.
 ALLOWED: dict[tuple[str, str], str] = {
@@ -68,7 +68,7 @@ def _around(text: str, figure: str) -> str:
     return text[max(0, at - 50) : at + len(figure) + 30]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_no_number_is_typed_in_prose(path):
     found = [
         f"cell {index}: {figure!r} near {_around(text, figure)!r}"

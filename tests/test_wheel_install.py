@@ -93,3 +93,12 @@ def test_the_wheel_installs_alone_and_its_command_line_runs(tmp_path):
         "-m", "mapteach", "evaluate", "qrels.txt", "run.txt", "-m", "AP", "--format", "json"
     )
     assert json.loads(output)["mean"]["AP"] == pytest.approx(((1 + 2 / 3) / 2 + 0) / 2)
+
+    # the catalogue and the Chinese font travel with the wheel
+    chinese = run("-m", "mapteach", "--lang", "zh", "trace", "1,0,1")
+    assert "AP = (1/1 + 2/3) / 2 = 0.8333" in chinese
+    assert "排名" in chinese, chinese
+    font = run(
+        "-c", "from mapteach.views.fonts import cjk_font_path; print(cjk_font_path().is_file())"
+    )
+    assert font.strip() == "True"

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from mapteach.i18n import N_, tr
+
 __all__ = [
     "as_gains",
     "as_k",
@@ -28,7 +30,7 @@ _ARRAY_KINDS = "biuf"
 
 
 def _where(name: str, index: int) -> str:
-    return f"{name}[{index}] (rank {index + 1})"
+    return tr("{name}[{index}] (rank {rank})", name=name, index=index, rank=index + 1)
 
 
 def _type_name(value: Any) -> str:
@@ -41,15 +43,24 @@ def _as_vector(values: Any, *, name: str, what: str) -> np.ndarray:
         isinstance(values, Sequence) or hasattr(values, "__array__")
     ):
         raise TypeError(
-            f"{name} must be a sequence of {what} (a list, tuple, numpy array or "
-            f"pandas Series), ranked best first; got {_type_name(values)}."
+            tr(
+                "{name} must be a sequence of {what} (a list, tuple, numpy array or "
+                "pandas Series), ranked best first; got {got}.",
+                name=name,
+                what=tr(what),
+                got=_type_name(values),
+            )
         )
     if hasattr(values, "__array__") and not isinstance(values, Sequence):
         array = np.asarray(values)
         if array.ndim != 1:
             raise ValueError(
-                f"{name} must be one-dimensional (one ranked list); got an array of "
-                f"shape {array.shape}."
+                tr(
+                    "{name} must be one-dimensional (one ranked list); got an array of "
+                    "shape {shape}.",
+                    name=name,
+                    shape=array.shape,
+                )
             )
         if array.dtype.kind in _ARRAY_KINDS:
             return array.astype(float, copy=False)
@@ -59,36 +70,52 @@ def _as_vector(values: Any, *, name: str, what: str) -> np.ndarray:
             continue
         if not isinstance(value, numbers.Real):
             raise TypeError(
-                f"{_where(name, index)} is {value!r} ({_type_name(value)}); "
-                f"{name} must hold {what}."
+                tr(
+                    "{where} is {value!r} ({type}); {name} must hold {what}.",
+                    where=_where(name, index),
+                    value=value,
+                    type=_type_name(value),
+                    name=name,
+                    what=tr(what),
+                )
             )
     return np.asarray(values, dtype=float).reshape(-1)
 
 
 def as_labels(labels: Any, *, name: str = "labels") -> np.ndarray:
     """Return ``labels`` as a boolean array after checking every element is 0/1."""
-    array = _as_vector(labels, name=name, what="0/1 or bool relevance labels")
+    array = _as_vector(labels, name=name, what=N_("0/1 or bool relevance labels"))
     bad = np.flatnonzero((array != 0) & (array != 1))
     if bad.size:
         index = int(bad[0])
         value = array[index]
         shown = "NaN" if math.isnan(value) else f"{value:g}"
         raise ValueError(
-            f"{_where(name, index)} is {shown}; {name} must be 0 or 1 (or bool). "
-            "Graded judgments belong in ndcg_at_k or must be turned into 0/1 with a "
-            "relevance threshold first."
+            tr(
+                "{where} is {shown}; {name} must be 0 or 1 (or bool). Graded judgments "
+                "belong in ndcg_at_k or must be turned into 0/1 with a relevance "
+                "threshold first.",
+                where=_where(name, index),
+                shown=shown,
+                name=name,
+            )
         )
     return array.astype(bool)
 
 
 def as_gains(gains: Any, *, name: str = "gains") -> np.ndarray:
     """Return ``gains`` as a float array after checking they are finite and >= 0."""
-    array = _as_vector(gains, name=name, what="numeric gains (graded relevance)")
+    array = _as_vector(gains, name=name, what=N_("numeric gains (graded relevance)"))
     bad = np.flatnonzero(~np.isfinite(array) | (array < 0))
     if bad.size:
         index = int(bad[0])
         raise ValueError(
-            f"{_where(name, index)} is {array[index]:g}; {name} must be finite and >= 0."
+            tr(
+                "{where} is {value:g}; {name} must be finite and >= 0.",
+                where=_where(name, index),
+                value=array[index],
+                name=name,
+            )
         )
     return array
 
@@ -97,10 +124,15 @@ def as_k(k: Any, *, name: str = "k") -> int:
     """Return ``k`` as an int after checking it is a whole number >= 1."""
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
         raise TypeError(
-            f"{name} must be a positive integer (a rank cutoff); got {k!r} ({_type_name(k)})."
+            tr(
+                "{name} must be a positive integer (a rank cutoff); got {k!r} ({type}).",
+                name=name,
+                k=k,
+                type=_type_name(k),
+            )
         )
     if k < 1:
-        raise ValueError(f"{name} must be >= 1 (a rank cutoff); got {k}.")
+        raise ValueError(tr("{name} must be >= 1 (a rank cutoff); got {k}.", name=name, k=k))
     return int(k)
 
 
@@ -110,16 +142,26 @@ def as_n_relevant(n_relevant: Any, hits: int, *, name: str = "n_relevant") -> in
         return hits
     if isinstance(n_relevant, (bool, np.bool_)) or not isinstance(n_relevant, numbers.Integral):
         raise TypeError(
-            f"{name} must be a whole number (the query's total relevant documents, "
-            f"retrieved or not) or None; got {n_relevant!r} ({_type_name(n_relevant)})."
+            tr(
+                "{name} must be a whole number (the query's total relevant documents, "
+                "retrieved or not) or None; got {value!r} ({type}).",
+                name=name,
+                value=n_relevant,
+                type=_type_name(n_relevant),
+            )
         )
     if n_relevant < 0:
-        raise ValueError(f"{name} must be >= 0; got {n_relevant}.")
+        raise ValueError(tr("{name} must be >= 0; got {value}.", name=name, value=n_relevant))
     if n_relevant < hits:
         raise ValueError(
-            f"{name}={n_relevant} is smaller than the {hits} relevant items in the "
-            "ranked list; R counts every relevant document of the query, retrieved or "
-            "not, so it can never be smaller than the hits."
+            tr(
+                "{name}={value} is smaller than the {hits} relevant items in the ranked "
+                "list; R counts every relevant document of the query, retrieved or not, "
+                "so it can never be smaller than the hits.",
+                name=name,
+                value=n_relevant,
+                hits=hits,
+            )
         )
     return int(n_relevant)
 
@@ -130,11 +172,16 @@ def as_rankings(rankings: Any, *, name: str = "rankings") -> list[Any]:
         if hasattr(rankings, "__array__") and np.ndim(rankings) == 2:
             return list(np.asarray(rankings))
         raise TypeError(
-            f"{name} must be a sequence of ranked label lists, one per query; got "
-            f"{_type_name(rankings)}."
+            tr(
+                "{name} must be a sequence of ranked label lists, one per query; got {type}.",
+                name=name,
+                type=_type_name(rankings),
+            )
         )
     if len(rankings) == 0:
-        raise ValueError(f"{name} is empty; a mean over queries needs at least one query.")
+        raise ValueError(
+            tr("{name} is empty; a mean over queries needs at least one query.", name=name)
+        )
     return list(rankings)
 
 
@@ -142,7 +189,14 @@ def check_choice(value: Any, choices: Sequence[str], *, name: str) -> str:
     """Return ``value`` if it is one of ``choices``; otherwise raise naming them all."""
     if value not in choices:
         listed = ", ".join(repr(choice) for choice in choices)
-        raise ValueError(f"{name} must be one of {listed}; got {value!r}.")
+        raise ValueError(
+            tr(
+                "{name} must be one of {listed}; got {value!r}.",
+                name=name,
+                listed=listed,
+                value=value,
+            )
+        )
     return value
 
 

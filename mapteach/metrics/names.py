@@ -16,6 +16,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics import (
     average_precision,
     hit_at_k,
@@ -85,89 +86,106 @@ FAMILIES: Mapping[str, Family] = MappingProxyType(
             Family(
                 "AP",
                 "optional",
-                "average precision: mean of P@i over the ranks i of relevant documents, "
-                "over R (trec_eval map / map_cut_k)",
+                N_(
+                    "average precision: mean of P@i over the ranks i of relevant documents, "
+                    "over R (trec_eval map / map_cut_k)"
+                ),
                 lambda y, r, k: average_precision(y, n_relevant=r, k=k),
             ),
             Family(
                 "P",
                 "required",
-                "precision at k: relevant documents in the top k, over k (trec_eval P_k)",
+                N_("precision at k: relevant documents in the top k, over k (trec_eval P_k)"),
                 lambda y, r, k: precision_at_k(y, as_k(k)),
             ),
             Family(
                 "R",
                 "required",
-                "recall at k: relevant documents in the top k, over R (trec_eval recall_k)",
+                N_("recall at k: relevant documents in the top k, over R (trec_eval recall_k)"),
                 lambda y, r, k: recall_at_k(y, as_k(k), n_relevant=r),
             ),
             Family(
                 "RR",
                 "optional",
-                "reciprocal rank: 1 / rank of the first relevant document (trec_eval recip_rank)",
+                N_(
+                    "reciprocal rank: 1 / rank of the first relevant document (trec_eval "
+                    "recip_rank)"
+                ),
                 lambda y, r, k: reciprocal_rank(y, k=k),
             ),
             Family(
                 "nDCG",
                 "optional",
-                "normalised discounted cumulative gain, linear gain and log2 discount "
-                "(trec_eval ndcg / ndcg_cut_k)",
+                N_(
+                    "normalised discounted cumulative gain, linear gain and log2 discount "
+                    "(trec_eval ndcg / ndcg_cut_k)"
+                ),
                 _ndcg,
             ),
             Family(
                 "Success",
                 "required",
-                "hit at k: 1 if any relevant document is in the top k, else 0 (also written Hit@k; "
-                "trec_eval success_k)",
+                N_(
+                    "hit at k: 1 if any relevant document is in the top k, else 0 (also "
+                    "written Hit@k; "
+                    "trec_eval success_k)"
+                ),
                 lambda y, r, k: hit_at_k(y, as_k(k)),
             ),
             Family(
                 "Rprec",
                 "none",
-                "R-precision: relevant documents in the top R, over R (trec_eval Rprec)",
+                N_("R-precision: relevant documents in the top R, over R (trec_eval Rprec)"),
                 lambda y, r, k: r_precision(y, n_relevant=r),
             ),
             Family(
                 "Bpref",
                 "none",
-                "binary preference: judged relevant before judged non-relevant, unjudged "
-                "skipped (trec_eval bpref)",
+                N_(
+                    "binary preference: judged relevant before judged non-relevant, unjudged "
+                    "skipped (trec_eval bpref)"
+                ),
                 lambda y, r, k: bpref(y, n_relevant=r),
                 reads_judged=True,
             ),
             Family(
                 "Judged",
                 "optional",
-                "judgment rate: share of the top k (or of a shorter list) that the qrels judge",
+                N_("judgment rate: share of the top k (or of a shorter list) that the qrels judge"),
                 lambda y, r, k: judged_at_k(np.ones(y.size, bool), k),
                 reads_judged=True,
             ),
             Family(
                 "NumRet",
                 "none",
-                "results retrieved, summed over queries (trec_eval num_ret)",
+                N_("results retrieved, summed over queries (trec_eval num_ret)"),
                 lambda y, r, k: num_retrieved(y),
                 combine="sum",
             ),
             Family(
                 "NumRel",
                 "none",
-                "R, relevant documents retrieved or not, summed over queries (trec_eval num_rel)",
+                N_(
+                    "R, relevant documents retrieved or not, summed over queries (trec_eval "
+                    "num_rel)"
+                ),
                 lambda y, r, k: num_relevant(y, n_relevant=r),
                 combine="sum",
             ),
             Family(
                 "NumRelRet",
                 "none",
-                "relevant documents retrieved, summed over queries (trec_eval num_rel_ret)",
+                N_("relevant documents retrieved, summed over queries (trec_eval num_rel_ret)"),
                 lambda y, r, k: num_relevant_retrieved(y),
                 combine="sum",
             ),
             Family(
                 "GMAP",
                 "optional",
-                "AP per query, geometric mean over queries, each AP floored at 1e-5 "
-                "(trec_eval gm_map)",
+                N_(
+                    "AP per query, geometric mean over queries, each AP floored at 1e-5 "
+                    "(trec_eval gm_map)"
+                ),
                 lambda y, r, k: average_precision(y, n_relevant=r, k=k),
                 combine="gm",
             ),
@@ -215,8 +233,8 @@ class Measure:
 
     @property
     def description(self) -> str:
-        """One line on what the measure computes."""
-        return FAMILIES[self.family].description
+        """One line on what the measure computes, in the current language."""
+        return tr(FAMILIES[self.family].description)
 
     @property
     def reads_judged(self) -> bool:
@@ -276,8 +294,12 @@ class Measure:
 def _unknown(name: str) -> ValueError:
     known = ", ".join(FAMILIES)
     return ValueError(
-        f"unknown measure {name!r}; use one of {known} (Hit for Success), optionally with a "
-        "cutoff such as '@10', or a trec_eval name such as map, P.10, ndcg_cut.10, bpref."
+        tr(
+            "unknown measure {name!r}; use one of {known} (Hit for Success), optionally with a "
+            "cutoff such as '@10', or a trec_eval name such as map, P.10, ndcg_cut.10, bpref.",
+            name=name,
+            known=known,
+        )
     )
 
 
@@ -293,11 +315,21 @@ def _family_and_cutoff(name: str) -> tuple[str, str | None]:
     family, takes_cutoff = _TREC_NAMES[match["name"]]
     if takes_cutoff and match["k"] is None:
         raise ValueError(
-            f"trec_eval's {match['name']} needs one cutoff here, such as "
-            f"'{match['name']}.10'; got {name!r}."
+            tr(
+                "trec_eval's {measure} needs one cutoff here, such as '{measure}.10'; got "
+                "{name!r}.",
+                measure=match["name"],
+                name=name,
+            )
         )
     if not takes_cutoff and match["k"] is not None:
-        raise ValueError(f"trec_eval's {match['name']} takes no cutoff; got {name!r}.")
+        raise ValueError(
+            tr(
+                "trec_eval's {measure} takes no cutoff; got {name!r}.",
+                measure=match["name"],
+                name=name,
+            )
+        )
     return family, match["k"]
 
 
@@ -341,16 +373,24 @@ def parse_measure(name: str) -> Measure:
     ('nDCG@10', 'NumRelRet')
     """
     if not isinstance(name, str):
-        raise TypeError(f"a measure name must be a string such as 'AP@10'; got {name!r}.")
+        raise TypeError(
+            tr("a measure name must be a string such as 'AP@10'; got {name!r}.", name=name)
+        )
     family, cutoff = _family_and_cutoff(name)
     k = None if cutoff is None else int(cutoff)
     if k is not None and k < 1:
-        raise ValueError(f"the cutoff in {name!r} must be >= 1.")
+        raise ValueError(tr("the cutoff in {name!r} must be >= 1.", name=name))
     rule = FAMILIES[family].cutoff
     if k is None and rule == "required":
-        raise ValueError(f"{family} needs a cutoff, such as '{family}@10'; got {name!r}.")
+        raise ValueError(
+            tr(
+                "{family} needs a cutoff, such as '{family}@10'; got {name!r}.",
+                family=family,
+                name=name,
+            )
+        )
     if k is not None and rule == "none":
-        raise ValueError(f"{family} takes no cutoff; got {name!r}.")
+        raise ValueError(tr("{family} takes no cutoff; got {name!r}.", family=family, name=name))
     return Measure(family, k)
 
 
@@ -391,7 +431,10 @@ def parse_measures(names: str | Iterable[str]) -> dict[str, Measure]:
         names = [names]
     elif not isinstance(names, Iterable):
         raise TypeError(
-            f"measures must be a measure name or a list of them; got {type(names).__name__}."
+            tr(
+                "measures must be a measure name or a list of them; got {type}.",
+                type=type(names).__name__,
+            )
         )
     parsed: dict[str, Measure] = {}
     seen: dict[Measure, str] = {}
@@ -399,11 +442,16 @@ def parse_measures(names: str | Iterable[str]) -> dict[str, Measure]:
         measure = parse_measure(name)
         if measure in seen:
             raise ValueError(
-                f"measures {seen[measure]!r} and {name!r} both name {measure.name}; "
-                "give each measure once."
+                tr(
+                    "measures {first!r} and {second!r} both name {measure}; give each measure "
+                    "once.",
+                    first=seen[measure],
+                    second=name,
+                    measure=measure.name,
+                )
             )
         seen[measure] = name
         parsed[name] = measure
     if not parsed:
-        raise ValueError("measures is empty; name at least one measure, such as 'AP'.")
+        raise ValueError(tr("measures is empty; name at least one measure, such as 'AP'."))
     return parsed

@@ -23,10 +23,16 @@ exactly. :func:`check_number` gives each answer one status, trying in this order
     for an exact form), by the same test as "correct". A value that does not match
     the truth is never called right, and an under-precise guess is never pinned on
     a misconception it merely rounds to: ``0.48`` names no mistake when 4 decimals
-    are asked, ``0.4790`` does.
+    are asked, ``0.4790`` does. Nor is an answer within the asked precision of the
+    truth (an exact ``0`` for 0.03 at 1 decimal), whatever it equals.
 ``"incorrect"``
     Anything else, with a generic hint; text that is not a number gets a note on
     what can be typed.
+
+Feedback is written in the current language (:func:`mapteach.i18n.tr`): a
+misconception's name and explanation and the hint are English messages (marked with
+:func:`~mapteach.i18n.N_` where they are defined), translated when the feedback is
+given; :attr:`Feedback.misconception` keeps the English name, a key.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 from typing import Any, Literal
+
+from mapteach.i18n import N_, tr
 
 __all__ = [
     "STATUSES",
@@ -55,7 +63,8 @@ Status = Literal["correct", "incorrect", "incomplete", "empty"]
 #: Every status an answer can get, as :class:`Feedback` and the exercise widgets use them.
 STATUSES: tuple[Status, ...] = ("correct", "incorrect", "incomplete", "empty")
 
-#: A wrong answer worth recognising: its name, its value, and what to tell the learner.
+#: A wrong answer worth recognising: its name, its value, and what to tell the learner
+#: (name and explanation in English, as messages; they are translated when shown).
 WrongAnswer = tuple[str, float, str]
 
 _COLORS = {"correct": "#1b7f6b", "incorrect": "#b3261e", "incomplete": "#8a5a00", "empty": "#555"}
@@ -64,6 +73,9 @@ _COLORS = {"correct": "#1b7f6b", "incorrect": "#b3261e", "incomplete": "#8a5a00"
 @dataclass(frozen=True)
 class Feedback:
     """The verdict on one answer: its status, what to tell, which mistake it matches.
+
+    ``message`` is in the language of the moment it was given; ``misconception`` is
+    the English name of the mistake matched (a key, the same in every language).
 
     Examples
     --------
@@ -79,7 +91,13 @@ class Feedback:
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}; got {self.status!r}.")
+            raise ValueError(
+                tr(
+                    "status must be one of {statuses}; got {status!r}.",
+                    statuses=STATUSES,
+                    status=self.status,
+                )
+            )
 
     @property
     def correct(self) -> bool:
@@ -127,10 +145,7 @@ def parse_answer(answer: Any) -> tuple[float, int | None]:
             return float(Fraction(text)), None
         value = float(text)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(
-            f"could not read {answer!r} as a number; type a decimal such as 0.5, "
-            "a fraction such as 1/2, or a percentage such as 50%."
-        ) from None
+        raise ValueError(_unreadable(answer)) from None
     decimals = len(text.partition(".")[2]) if "." in text and "e" not in text.lower() else None
     return value, decimals
 
@@ -147,18 +162,30 @@ def agrees_at(value: float, target: float, decimals: int) -> bool:
     return abs(value - target) <= 0.5 * 10.0**-decimals + 1e-12
 
 
-def _decimals(n: int) -> str:
-    return f"{n} decimal" if n == 1 else f"{n} decimals"
+def _unreadable(answer: Any, *, capital: bool = False) -> str:
+    if capital:
+        return tr(
+            "Could not read {answer!r} as a number; type a decimal such as 0.5, "
+            "a fraction such as 1/2, or a percentage such as 50%.",
+            answer=answer,
+        )
+    return tr(
+        "could not read {answer!r} as a number; type a decimal such as 0.5, "
+        "a fraction such as 1/2, or a percentage such as 50%.",
+        answer=answer,
+    )
 
 
 def asked_precision(decimals: int) -> str:
     """What an exercise asking for ``decimals`` decimals tells the learner to type.
 
     >>> from mapteach.teaching.answers import asked_precision
-    >>> asked_precision(4)
-    '4 decimals or a fraction such as 2/3'
+    >>> asked_precision(4), asked_precision(1)
+    ('4 decimals or a fraction such as 2/3', '1 decimal or a fraction such as 2/3')
     """
-    return f"{_decimals(decimals)} or a fraction such as 2/3"
+    if decimals == 1:
+        return tr("1 decimal or a fraction such as 2/3")
+    return tr("{n} decimals or a fraction such as 2/3", n=decimals)
 
 
 def check_number(
@@ -167,7 +194,7 @@ def check_number(
     *,
     decimals: int = 4,
     misconceptions: Sequence[WrongAnswer] = (),
-    hint: str = "Check your working, or open the solution.",
+    hint: str = N_("Check your working, or open the solution."),
 ) -> Feedback:
     """Judge a typed number by the module's rule (see the module docstring).
 
@@ -180,9 +207,11 @@ def check_number(
     decimals : int, default 4
         The precision the exercise asks for.
     misconceptions : sequence of (name, value, explanation)
-        Wrong answers worth recognising, with what to tell the learner.
+        Wrong answers worth recognising, with what to tell the learner. The name
+        and the explanation are English messages, translated here (``tr``).
     hint : str
-        Said after "Not quite." to an answer that matches nothing known.
+        Said after "Not quite." to an answer that matches nothing known; an
+        English message, translated here.
 
     Returns
     -------
@@ -214,15 +243,14 @@ def check_number(
     Right so far: give 4 decimals.
     """
     if decimals < 0:
-        raise ValueError(f"decimals must be >= 0; got {decimals}.")
+        raise ValueError(tr("decimals must be >= 0; got {decimals}.", decimals=decimals))
     asked = asked_precision(decimals)
     if answer is None or not str(answer).strip():
-        return Feedback("empty", f"Type an answer: {asked}.")
+        return Feedback("empty", tr("Type an answer: {asked}.", asked=asked))
     try:
         value, given = parse_answer(answer)
-    except ValueError as error:
-        message = str(error)
-        return Feedback("incorrect", message[0].upper() + message[1:])
+    except ValueError:
+        return Feedback("incorrect", _unreadable(answer, capital=True))
 
     def matches(target: float) -> bool:
         if given is None:
@@ -230,18 +258,35 @@ def check_number(
         return agrees_at(value, target, decimals)
 
     if matches(truth):
-        return Feedback("correct", f"Correct: {truth:.{decimals}f}.")
+        rounded = f"{truth:.{decimals}f}"
+        return Feedback("correct", tr("Correct: {truth}.", truth=rounded))
     if given is not None and given < decimals and agrees_at(value, truth, given):
-        return Feedback("incomplete", f"Right so far: give {_decimals(decimals)}.")
-    named = [(name, text) for name, wrong, text in misconceptions if matches(wrong)]
+        if decimals == 1:
+            return Feedback("incomplete", tr("Right so far: give 1 decimal."))
+        return Feedback("incomplete", tr("Right so far: give {n} decimals.", n=decimals))
+    # an answer within the asked precision of the truth (an exact "0" for 0.03 at 1
+    # decimal) is not pinned on a mistake, even if it equals one exactly
+    close = agrees_at(value, truth, decimals)
+    named = [(name, text) for name, wrong, text in misconceptions if matches(wrong) and not close]
     if named:
-        names = "; ".join(name for name, _ in named)
-        mistakes = "this mistake" if len(named) == 1 else "any of these mistakes"
         shown = str(answer).strip() if isinstance(answer, str) else repr(answer)
-        return Feedback(
-            "incorrect",
-            f"Not quite: {shown} is what you get when you made {mistakes}: {names}. "
-            + " ".join(text for _, text in named),
-            named[0][0],
-        )
-    return Feedback("incorrect", f"Not quite. {hint} Give {asked}.")
+        names = "; ".join(tr(name) for name, _ in named)
+        explanations = " ".join(tr(text) for _, text in named)
+        if len(named) == 1:
+            message = tr(
+                "Not quite: {answer} is what you get when you made this mistake: {names}. "
+                "{explanations}",
+                answer=shown,
+                names=names,
+                explanations=explanations,
+            )
+        else:
+            message = tr(
+                "Not quite: {answer} is what you get when you made any of these mistakes: "
+                "{names}. {explanations}",
+                answer=shown,
+                names=names,
+                explanations=explanations,
+            )
+        return Feedback("incorrect", message, named[0][0])
+    return Feedback("incorrect", tr("Not quite. {hint} Give {asked}.", hint=tr(hint), asked=asked))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics import precision_at_k
 from mapteach.metrics._validation import as_labels
 from mapteach.metrics.gmap import GM_FLOOR
@@ -78,22 +79,28 @@ def precision_at_last_relevant(
 
 RPREC_MISCONCEPTIONS: tuple[Misconception, ...] = (
     Misconception(
-        "P@10 for R-precision",
-        "You cut the list at 10, as P@10 does. R-precision cuts each query at its own R, "
-        "the number of its relevant results: at rank R a perfect list would hold every "
-        "one of them, so precision and recall are equal there.",
+        N_("P@10 for R-precision"),
+        N_(
+            "You cut the list at 10, as P@10 does. R-precision cuts each query at its own R, "
+            "the number of its relevant results: at rank R a perfect list would hold every "
+            "one of them, so precision and recall are equal there."
+        ),
         precision_at_10_for_r_precision,
     ),
     Misconception(
-        "cut at the hits found, not at R",
-        "You cut the list at the number of relevant results it found. R counts every "
-        "relevant result of the query, found or not: cut at rank R and divide by R.",
+        N_("cut at the hits found, not at R"),
+        N_(
+            "You cut the list at the number of relevant results it found. R counts every "
+            "relevant result of the query, found or not: cut at rank R and divide by R."
+        ),
         precision_at_hits_found,
     ),
     Misconception(
-        "precision at the last relevant result",
-        "You took the precision where the last relevant result appears. R-precision is "
-        "the precision at a fixed rank, R, whatever lies there.",
+        N_("precision at the last relevant result"),
+        N_(
+            "You took the precision where the last relevant result appears. R-precision is "
+            "the precision at a fixed rank, R, whatever lies there."
+        ),
         precision_at_last_relevant,
     ),
 )
@@ -102,7 +109,7 @@ RPREC_MISCONCEPTIONS: tuple[Misconception, ...] = (
 def _values(values: ArrayLike) -> np.ndarray:
     array = np.asarray(values, dtype=float)
     if array.ndim != 1 or array.size == 0 or not np.isfinite(array).all() or (array < 0).any():
-        raise ValueError("values must be a non-empty 1-D sequence of finite values >= 0.")
+        raise ValueError(tr("values must be a non-empty 1-D sequence of finite values >= 0."))
     return array
 
 
@@ -137,22 +144,28 @@ def mean_log_without_exp(values: ArrayLike) -> float:
 
 GMAP_MISCONCEPTIONS: tuple[Misconception, ...] = (
     Misconception(
-        "the arithmetic mean (MAP)",
-        "You added the APs and divided by their number: that is MAP. GMAP multiplies "
-        "them and takes the n-th root (the exponential of the mean of their logs), so a "
-        "query near 0 pulls it down far more than it pulls MAP.",
+        N_("the arithmetic mean (MAP)"),
+        N_(
+            "You added the APs and divided by their number: that is MAP. GMAP multiplies "
+            "them and takes the n-th root (the exponential of the mean of their logs), so a "
+            "query near 0 pulls it down far more than it pulls MAP."
+        ),
         arithmetic_mean_for_gmap,
     ),
     Misconception(
-        "no floor under a zero AP",
-        "One AP is 0, and you let it make the product 0. trec_eval's gm_map first raises "
-        "every AP below 0.00001 to 0.00001, so a failed query costs a lot, not everything.",
+        N_("no floor under a zero AP"),
+        N_(
+            "One AP is 0, and you let it make the product 0. trec_eval's gm_map first raises "
+            "every AP below 0.00001 to 0.00001, so a failed query costs a lot, not everything."
+        ),
         geometric_mean_without_floor,
     ),
     Misconception(
-        "mean of the logs, not exponentiated",
-        "You stopped at the mean of the logs. GMAP is the exponential of that mean, "
-        "a number between the smallest and the largest AP.",
+        N_("mean of the logs, not exponentiated"),
+        N_(
+            "You stopped at the mean of the logs. GMAP is the exponential of that mean, "
+            "a number between the smallest and the largest AP."
+        ),
         mean_log_without_exp,
     ),
 )
@@ -163,7 +176,8 @@ def wrong_answers(
 ) -> list[WrongAnswer]:
     """Each misconception's (name, value, explanation) on one question, for ``NumberExercise``.
 
-    The arguments are those of the misconceptions' ``compute``.
+    The arguments are those of the misconceptions' ``compute``. Name and explanation
+    stay English messages: the feedback translates them when it is given.
 
     Examples
     --------

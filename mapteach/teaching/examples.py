@@ -11,6 +11,11 @@ Articles:
 - 000: "MAP指标详解：从公式到Python实现，彻底搞懂排序评估" (beginner, NLP / QA ranking)
 - 001: "MAP指标深度解析：从搜索排序评估到客户端AI体验度量" (practitioner, legal search)
 - 003: "跨模态检索指标mAP全解析：公式、手算案例与Python实现" (researcher, cross-modal retrieval)
+
+An example's ``title`` and ``note`` (and a reported figure's ``what``) are English
+messages: show them with :func:`mapteach.i18n.tr` (or :attr:`RankingExample.shown_title`,
+:attr:`RankingExample.shown_note`). The tables are keyed in English and shown in the
+current language (:class:`~mapteach.teaching.display.ShownTable`).
 """
 
 from __future__ import annotations
@@ -21,14 +26,18 @@ from types import MappingProxyType
 
 import pandas as pd
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics import mean_average_precision
 from mapteach.metrics.names import parse_measure
+from mapteach.teaching.display import ShownTable
 from mapteach.teaching.trace import Explanation, explain_ap, trace_ap
 
 __all__ = [
     "ARTICLES",
     "EXAMPLES",
+    "EXAMPLE_HEADERS",
     "REPORTED",
+    "ExampleTable",
     "MapExample",
     "RankingExample",
     "examples_table",
@@ -44,6 +53,31 @@ ARTICLES: Mapping[str, str] = MappingProxyType(
         "003": "跨模态检索指标mAP全解析：公式、手算案例与Python实现",
     }
 )
+
+
+#: The header that shows each column key of this module's tables.
+EXAMPLE_HEADERS: dict[str, str] = {
+    "example": N_("example"),
+    "article": N_("article"),
+    "section": N_("section"),
+    "measure": N_("measure"),
+    "printed": N_("printed"),
+    "computed": N_("computed"),
+    "agrees": N_("agrees"),
+    "query": N_("query"),
+    "labels": N_("labels"),
+    "labels from": N_("labels from"),
+    "name": N_("name"),
+    "what": N_("what"),
+    "before": N_("before"),
+    "after": N_("after"),
+}
+
+
+class ExampleTable(ShownTable):
+    """A table of the articles' examples: English column keys, shown in the current language."""
+
+    headers = EXAMPLE_HEADERS
 
 
 def _decimals(printed: str) -> int:
@@ -64,7 +98,7 @@ class RankingExample:
     name : str
         Key in :data:`EXAMPLES`.
     title : str
-        What the example shows.
+        What the example shows (an English message: show ``tr(title)``).
     article, section : str
         Where it comes from (``"003"``, ``"3.1"``).
     labels : tuple of int
@@ -75,7 +109,7 @@ class RankingExample:
         Values the article printed, by measure name (``"AP"``, ``"P@3"``), as
         text so that their precision is kept.
     note : str
-        What the learner should notice.
+        What the learner should notice (an English message: show ``tr(note)``).
     docs : tuple of str
         The article's document names in ranked order, where it gives them.
     invented : bool
@@ -94,6 +128,16 @@ class RankingExample:
     note: str = ""
     docs: tuple[str, ...] = ()
     invented: bool = False
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the current language."""
+        return tr(self.title)
+
+    @property
+    def shown_note(self) -> str:
+        """The note in the current language (empty if there is none)."""
+        return tr(self.note) if self.note else ""
 
     @property
     def ap(self) -> float:
@@ -130,6 +174,16 @@ class MapExample:
     note: str = ""
 
     @property
+    def shown_title(self) -> str:
+        """The title in the current language."""
+        return tr(self.title)
+
+    @property
+    def shown_note(self) -> str:
+        """The note in the current language (empty if there is none)."""
+        return tr(self.note) if self.note else ""
+
+    @property
     def map(self) -> float:
         """Mean average precision, computed by :func:`mapteach.mean_average_precision`."""
         return mean_average_precision(
@@ -141,16 +195,19 @@ class MapExample:
         """One row per query: its name, labels, R, AP, and where the labels come from.
 
         ``labels from`` is ``"article"``, or ``"invented (the article gives only
-        the values)"`` for a ranking made up to match the article's printed values.
+        the values)"`` for a ranking made up to match the article's printed values
+        (in the current language).
         """
-        return pd.DataFrame(
+        return ExampleTable(
             {
                 "query": [query.name for query in self.queries],
                 "labels": [list(query.labels) for query in self.queries],
                 "R": [query.n_relevant for query in self.queries],
                 "AP": [query.ap for query in self.queries],
                 "labels from": [
-                    "invented (the article gives only the values)" if query.invented else "article"
+                    tr("invented (the article gives only the values)")
+                    if query.invented
+                    else tr("article")
                     for query in self.queries
                 ],
             }
@@ -165,7 +222,7 @@ Example = RankingExample | MapExample
 
 
 def _check(example: Example, computed: Mapping[str, float]) -> pd.DataFrame:
-    return pd.DataFrame(
+    return ExampleTable(
         [
             {
                 "example": example.name,
@@ -189,25 +246,25 @@ def _ranks(relevant_ranks: tuple[int, ...], length: int) -> tuple[int, ...]:
 _SINGLE = (
     RankingExample(
         "000_system_a_5",
-        "System A: the 2 relevant of 5 candidates at ranks 1-2",
+        N_("System A: the 2 relevant of 5 candidates at ranks 1-2"),
         "000",
         "1.1",
         _ranks((1, 2), 5),
         2,
-        note="Same precision, recall and F1 as system B; the user sees the answers first.",
+        note=N_("Same precision, recall and F1 as system B; the user sees the answers first."),
     ),
     RankingExample(
         "000_system_b_5",
-        "System B: the same 2 relevant documents at ranks 4-5",
+        N_("System B: the same 2 relevant documents at ranks 4-5"),
         "000",
         "1.1",
         _ranks((4, 5), 5),
         2,
-        note="Classification metrics cannot tell B from A; AP can.",
+        note=N_("Classification metrics cannot tell B from A; AP can."),
     ),
     RankingExample(
         "000_model_a_6",
-        "Model A: 3 relevant of 6 candidates at ranks 1-3",
+        N_("Model A: 3 relevant of 6 candidates at ranks 1-3"),
         "000",
         "1.1",
         _ranks((1, 2, 3), 6),
@@ -215,36 +272,36 @@ _SINGLE = (
     ),
     RankingExample(
         "000_model_b_6",
-        "Model B: the same 3 relevant at ranks 4-6",
+        N_("Model B: the same 3 relevant at ranks 4-6"),
         "000",
         "1.1",
         _ranks((4, 5, 6), 6),
         3,
-        note=(
+        note=N_(
             "Accuracy is 100% for both A and B, yet B makes the user read three wrong "
             "answers first."
         ),
     ),
     RankingExample(
         "000_five_docs",
-        "Five documents: doc2 no, doc5 yes, doc3 yes, doc1 no, doc4 no",
+        N_("Five documents: doc2 no, doc5 yes, doc3 yes, doc1 no, doc4 no"),
         "000",
         "2.1",
         (0, 1, 1, 0, 0),
         2,
         {"P@1": "0", "P@2": "0.5", "P@3": "0.667", "P@5": "0.4", "AP": "0.583"},
-        note="AP averages P@k only at the ranks of relevant documents: (P@2 + P@3) / 2.",
+        note=N_("AP averages P@k only at the ranks of relevant documents: (P@2 + P@3) / 2."),
         docs=("doc2", "doc5", "doc3", "doc1", "doc4"),
     ),
     RankingExample(
         "000_second_query",
-        "A second query with AP 0.75 (ranking invented here: the article gives only the AP)",
+        N_("A second query with AP 0.75 (ranking invented here: the article gives only the AP)"),
         "000",
         "2.3",
         (1, 0, 0, 1),
         2,
         {"AP": "0.75"},
-        note=(
+        note=N_(
             "INVENTED: the article states AP = 0.75 without a ranking; this list "
             "(relevant at ranks 1 and 4, R = 2) is made up here to have that AP."
         ),
@@ -252,7 +309,7 @@ _SINGLE = (
     ),
     RankingExample(
         "001_legal",
-        "Legal search '劳动仲裁赔偿标准': 10 results, relevant at ranks 1, 4, 6, 9",
+        N_("Legal search '劳动仲裁赔偿标准': 10 results, relevant at ranks 1, 4, 6, 9"),
         "001",
         "2.1",
         _ranks((1, 4, 6, 9), 10),
@@ -270,17 +327,17 @@ _SINGLE = (
             "P@10": "0.4",
             "AP": "0.61",
         },
-        note="AP takes P@k only where a relevant result appears: (1/1 + 2/4 + 3/6 + 4/9) / 4.",
+        note=N_("AP takes P@k only where a relevant result appears: (1/1 + 2/4 + 3/6 + 4/9) / 4."),
     ),
     RankingExample(
         "001_legal_late",
-        "The same 4 relevant results pushed to ranks 7-10",
+        N_("The same 4 relevant results pushed to ranks 7-10"),
         "001",
         "2.1",
         _ranks((7, 8, 9, 10), 10),
         4,
         {"AP": "0.48"},
-        note=(
+        note=N_(
             "ERRATUM: the article computes (4/7 + 4/8 + 4/9 + 4/10) / 4 = 0.48, using the "
             "final hit count 4 in every numerator. At rank 7 only 1 relevant result has "
             "been seen: AP = (1/7 + 2/8 + 3/9 + 4/10) / 4 = 0.2815."
@@ -288,7 +345,7 @@ _SINGLE = (
     ),
     RankingExample(
         "001_model_a",
-        "Model A, top 10: R N R N R N R N N N",
+        N_("Model A, top 10: R N R N R N R N N N"),
         "001",
         "4.2",
         _ranks((1, 3, 5, 7), 10),
@@ -297,17 +354,19 @@ _SINGLE = (
     ),
     RankingExample(
         "001_model_b",
-        "Model B, top 10: R R N N R N N R N N",
+        N_("Model B, top 10: R R N N R N N R N N"),
         "001",
         "4.2",
         _ranks((1, 2, 5, 8), 10),
         4,
         {"AP": "0.775"},
-        note="B beats A by only 0.065 in AP; nDCG with graded relevance separates them further.",
+        note=N_(
+            "B beats A by only 0.065 in AP; nDCG with graded relevance separates them further."
+        ),
     ),
     RankingExample(
         "003_a",
-        "Query A: relevant near the top",
+        N_("Query A: relevant near the top"),
         "003",
         "3.1",
         (1, 0, 1, 1, 0, 0, 0, 0),
@@ -316,17 +375,19 @@ _SINGLE = (
     ),
     RankingExample(
         "003_b",
-        "Query B: one of the 3 relevant items never retrieved",
+        N_("Query B: one of the 3 relevant items never retrieved"),
         "003",
         "3.1",
         (1, 0, 1, 0, 0, 0, 0, 0),
         3,
         {"AP": "0.5556"},
-        note="R stays 3: the missed item adds 0 to the sum but still counts in the denominator.",
+        note=N_(
+            "R stays 3: the missed item adds 0 to the sum but still counts in the denominator."
+        ),
     ),
     RankingExample(
         "003_c",
-        "Query C: relevant items late",
+        N_("Query C: relevant items late"),
         "003",
         "3.1",
         (0, 0, 0, 1, 0, 1, 0, 1),
@@ -335,23 +396,23 @@ _SINGLE = (
     ),
     RankingExample(
         "003_single_rank_1",
-        "One relevant item, at rank 1",
+        N_("One relevant item, at rank 1"),
         "003",
         "3.2",
         (1, 0, 0, 0, 0),
         1,
         {"AP": "1.0"},
-        note="With one relevant item AP is 1 / its rank.",
+        note=N_("With one relevant item AP is 1 / its rank."),
     ),
     RankingExample(
         "003_single_rank_5",
-        "One relevant item, at rank 5",
+        N_("One relevant item, at rank 5"),
         "003",
         "3.2",
         (0, 0, 0, 0, 1),
         1,
         {"AP": "0.2"},
-        note=(
+        note=N_(
             "With one relevant item AP is 1 / its rank: queries with few relevant items swing MAP."
         ),
     ),
@@ -362,16 +423,16 @@ _BY_NAME = {example.name: example for example in _SINGLE}
 _MULTI = (
     MapExample(
         "000_two_queries",
-        "Two queries with AP 0.583 and 0.75",
+        N_("Two queries with AP 0.583 and 0.75"),
         "000",
         "2.3",
         (_BY_NAME["000_five_docs"], _BY_NAME["000_second_query"]),
         {"MAP": "0.667"},
-        note="Every query weighs the same in MAP, however many relevant documents it has.",
+        note=N_("Every query weighs the same in MAP, however many relevant documents it has."),
     ),
     MapExample(
         "003_abc",
-        "Article 003's queries A, B and C",
+        N_("Article 003's queries A, B and C"),
         "003",
         "3.2",
         (_BY_NAME["003_a"], _BY_NAME["003_b"], _BY_NAME["003_c"]),
@@ -415,7 +476,11 @@ def get_example(name: str) -> Example:
         return EXAMPLES[name]
     except (KeyError, TypeError):
         raise ValueError(
-            f"no worked example named {name!r}; choose one of: {', '.join(EXAMPLES)}."
+            tr(
+                "no worked example named {name!r}; choose one of: {names}.",
+                name=name,
+                names=", ".join(EXAMPLES),
+            )
         ) from None
 
 
@@ -427,6 +492,9 @@ def examples_table() -> pd.DataFrame:
     pandas.DataFrame
         Columns ``example``, ``article``, ``section``, ``measure``, ``printed``,
         ``computed`` and ``agrees`` (the computed value rounds to the printed one).
+        The keys are English in every language; the table is shown with its headers
+        in the current language (an :class:`ExampleTable`; see
+        :func:`mapteach.teaching.display.display_table`).
 
     Examples
     --------
@@ -437,39 +505,40 @@ def examples_table() -> pd.DataFrame:
     001_legal_late      AP    0.48
     """
     checks = [example.check() for example in EXAMPLES.values() if example.printed]
-    return pd.concat(checks, ignore_index=True)
+    return ExampleTable(pd.concat(checks, ignore_index=True))
 
 
 #: Figures the articles report from their own projects, with no data to recompute
 #: them: (article, section, what was measured, before, after). Notebooks quote them
-#: from here, with their source, rather than typing them in.
+#: from here, with their source, rather than typing them in. ``what`` is an English
+#: message (show ``tr(what)``; :func:`reported_figures` does).
 REPORTED: Mapping[str, tuple[str, str, str, str, str]] = MappingProxyType(
     {
         "001_kappa": (
             "001",
             "3.1",
-            "annotator agreement (Cohen's kappa), before and after three-stage checking",
+            N_("annotator agreement (Cohen's kappa), before and after three-stage checking"),
             "0.62",
             "0.89",
         ),
         "001_map_std": (
             "001",
             "3.1",
-            "standard deviation of MAP across annotation rounds",
+            N_("standard deviation of MAP across annotation rounds"),
             "±0.08",
             "±0.02",
         ),
         "001_ap_swing": (
             "001",
             "3.1",
-            "one query's AP between two annotators' versions",
+            N_("one query's AP between two annotators' versions"),
             "±0.15",
             "",
         ),
         "000_incomplete": (
             "000",
             "6.1",
-            "MAP of one model, before and after adding the missing judgments",
+            N_("MAP of one model, before and after adding the missing judgments"),
             "0.23",
             "0.41",
         ),
@@ -488,8 +557,19 @@ def reported_figures(*names: str) -> pd.DataFrame:
     """
     unknown = [name for name in names if name not in REPORTED]
     if unknown:
-        raise ValueError(f"no reported figure {unknown[0]!r}; choose one of {', '.join(REPORTED)}.")
-    rows = [(name, *REPORTED[name]) for name in (names or REPORTED)]
-    return pd.DataFrame(
+        raise ValueError(
+            tr(
+                "no reported figure {name!r}; choose one of {names}.",
+                name=unknown[0],
+                names=", ".join(REPORTED),
+            )
+        )
+    rows = [
+        (name, article, section, tr(what), before, after)
+        for name, (article, section, what, before, after) in (
+            (name, REPORTED[name]) for name in (names or REPORTED)
+        )
+    ]
+    return ExampleTable(
         rows, columns=["name", "article", "section", "what", "before", "after"]
     ).set_index("name")

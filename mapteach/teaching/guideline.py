@@ -11,6 +11,13 @@ Both are validated on load; a team can load its own files. Every error names the
 file and where in it (a JSON path such as ``rules[2].grade``, or a line for a
 syntax error). Introduced in ``12_judging_relevance``.
 
+The English texts of the package's files (grade labels and definitions, anchors,
+cases, statements, glosses, reasons: the keys :data:`TRANSLATED_KEYS`) are messages
+of the workbook's catalogue. The loaders validate the English and return the texts
+in the current language (or ``lang``); the Chinese snippets and queries, and every
+id, are kept as they are. A guideline loaded in one language keeps it: load it
+again after :func:`mapteach.set_language`.
+
 Examples
 --------
 >>> from mapteach.teaching.guideline import load_guideline, load_judging_set
@@ -34,10 +41,23 @@ from typing import Any
 
 import pandas as pd
 
+from mapteach.i18n import N_, tr
+from mapteach.teaching.display import ShownTable
+
+#: The keys of the JSON data files whose text a learner reads; ``tools/i18n.py``
+#: puts their values in the message catalogue. Their values are English; the Chinese
+#: texts (``text``, ``query``) and the ids are not listed.
+TRANSLATED_KEYS: frozenset[str] = frozenset(
+    {"name", "label", "definition", "anchors", "case", "statement", "gloss", "reason"}
+)
+
 __all__ = [
+    "GUIDELINE_HEADERS",
     "HARD_CASES",
+    "TRANSLATED_KEYS",
     "Grade",
     "Guideline",
+    "GuidelineTable",
     "JudgingSet",
     "Rule",
     "SetQuery",
@@ -47,17 +67,36 @@ __all__ = [
 ]
 
 _DATA = Path(__file__).parent / "data"
-#: The hard cases every guideline must rule on (the ``case`` of one of its rules).
+#: The hard cases every guideline must rule on (the ``case`` of one of its rules, in
+#: English in the file; messages: show ``tr(case)``).
 HARD_CASES = (
-    "duplicate or near-duplicate",
-    "outdated or repealed source",
-    "partially relevant",
-    "advertisement or spam",
-    "wrong jurisdiction or date",
-    "unreadable",
+    N_("duplicate or near-duplicate"),
+    N_("outdated or repealed source"),
+    N_("partially relevant"),
+    N_("advertisement or spam"),
+    N_("wrong jurisdiction or date"),
+    N_("unreadable"),
 )
 _RULE_ID = re.compile(r"R-[A-Z]+")
 _EFFECTS = ("implies", "caps")
+
+#: The header that shows each column key of :meth:`Guideline.scale_table` and
+#: :meth:`Guideline.rules_table`.
+GUIDELINE_HEADERS: dict[str, str] = {
+    "grade": N_("grade"),
+    "label": N_("label"),
+    "definition": N_("definition"),
+    "anchors": N_("anchors"),
+    "rule": N_("rule"),
+    "case": N_("case"),
+    "statement": N_("statement"),
+}
+
+
+class GuidelineTable(ShownTable):
+    """The scale or the rules: English column keys, shown in the current language."""
+
+    headers = GUIDELINE_HEADERS
 
 
 @dataclass(frozen=True)
@@ -111,7 +150,14 @@ class Guideline:
             if rule.id == rule_id:
                 return rule
         known = ", ".join(rule.id for rule in self.rules)
-        raise KeyError(f"guideline {self.version!r} has no rule {rule_id!r}; its rules: {known}.")
+        raise KeyError(
+            tr(
+                "guideline {version!r} has no rule {rule!r}; its rules: {known}.",
+                version=self.version,
+                rule=rule_id,
+                known=known,
+            )
+        )
 
     def scale_table(self) -> pd.DataFrame:
         """The scale as a table: one row per grade, its label, definition and anchors.
@@ -119,7 +165,7 @@ class Guideline:
         >>> load_guideline().scale_table().loc[3, "label"]
         'highly relevant'
         """
-        return pd.DataFrame(
+        return GuidelineTable(
             [
                 {
                     "grade": g.grade,
@@ -137,12 +183,16 @@ class Guideline:
         >>> load_guideline().rules_table().loc["R-OLD", "grade"]
         'at most 1'
         """
-        return pd.DataFrame(
+        return GuidelineTable(
             [
                 {
                     "rule": r.id,
                     "case": r.case,
-                    "grade": (f"{r.grade}" if r.effect == "implies" else f"at most {r.grade}"),
+                    "grade": (
+                        f"{r.grade}"
+                        if r.effect == "implies"
+                        else tr("at most {grade}", grade=r.grade)
+                    ),
                     "statement": r.statement,
                 }
                 for r in self.rules
@@ -198,23 +248,36 @@ class JudgingSet:
             if candidate.query == query:
                 return candidate
         known = ", ".join(q.query for q in self.queries)
-        raise KeyError(f"the judging set has no query {query!r}; its queries: {known}.")
+        raise KeyError(
+            tr(
+                "the judging set has no query {query!r}; its queries: {known}.",
+                query=query,
+                known=known,
+            )
+        )
 
 
 class _Reader:
-    """Typed access to a parsed JSON document; every error names the file and JSON path."""
+    """Typed access to a parsed JSON document; every error names the file and JSON path.
 
-    def __init__(self, name: str) -> None:
+    ``text`` gives a file's English text in the reader's language.
+    """
+
+    def __init__(self, name: str, lang: str | None = None) -> None:
         self.name = name
+        self.lang = lang
+
+    def text(self, value: str) -> str:
+        return tr(value, lang=self.lang)
 
     def fail(self, where: str, message: str) -> ValueError:
         return ValueError(f"{self.name}: {where}: {message}")
 
     def get(self, node: Any, key: str, kind: type, where: str) -> Any:
         if not isinstance(node, Mapping):
-            raise self.fail(where, f"expected an object, got {type(node).__name__}.")
+            raise self.fail(where, tr("expected an object, got {kind}.", kind=type(node).__name__))
         if key not in node:
-            raise self.fail(where, f"missing field {key!r}.")
+            raise self.fail(where, tr("missing field {key!r}.", key=key))
         value = node[key]
         if kind is int:
             ok = isinstance(value, int) and not isinstance(value, bool)
@@ -222,10 +285,15 @@ class _Reader:
             ok = isinstance(value, kind)
         if not ok:
             raise self.fail(
-                f"{where}.{key}", f"expected {kind.__name__}, got {type(value).__name__}."
+                f"{where}.{key}",
+                tr(
+                    "expected {expected}, got {kind}.",
+                    expected=kind.__name__,
+                    kind=type(value).__name__,
+                ),
             )
         if isinstance(value, str) and not value.strip():
-            raise self.fail(f"{where}.{key}", "is empty.")
+            raise self.fail(f"{where}.{key}", tr("is empty."))
         return value
 
 
@@ -234,11 +302,20 @@ def _read_json(path: str | os.PathLike) -> tuple[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise ValueError(f"{name}: cannot read the file ({error.strerror}).") from None
+        raise ValueError(
+            tr("{name}: cannot read the file ({reason}).", name=name, reason=error.strerror)
+        ) from None
     try:
         return name, json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{name}, line {error.lineno}: not JSON ({error.msg}).") from None
+        raise ValueError(
+            tr(
+                "{name}, line {line}: not JSON ({reason}).",
+                name=name,
+                line=error.lineno,
+                reason=error.msg,
+            )
+        ) from None
 
 
 def _scale(read: _Reader, document: Any) -> tuple[Grade, ...]:
@@ -247,51 +324,66 @@ def _scale(read: _Reader, document: Any) -> tuple[Grade, ...]:
         where = f"scale[{index}]"
         grade = read.get(node, "grade", int, where)
         if grade != index:
-            raise read.fail(f"{where}.grade", f"expected {index} (grades run 0, 1, 2, ...).")
+            raise read.fail(
+                f"{where}.grade", tr("expected {index} (grades run 0, 1, 2, ...).", index=index)
+            )
         anchors = read.get(node, "anchors", list, where)
         if len(anchors) < 2 or not all(isinstance(a, str) and a.strip() for a in anchors):
-            raise read.fail(f"{where}.anchors", "needs at least two non-empty anchor examples.")
+            raise read.fail(f"{where}.anchors", tr("needs at least two non-empty anchor examples."))
         grades.append(
             Grade(
                 grade,
-                read.get(node, "label", str, where),
-                read.get(node, "definition", str, where),
-                tuple(anchors),
+                read.text(read.get(node, "label", str, where)),
+                read.text(read.get(node, "definition", str, where)),
+                tuple(read.text(anchor) for anchor in anchors),
             )
         )
     if len(grades) < 2:
-        raise read.fail("scale", "needs at least two grades.")
+        raise read.fail("scale", tr("needs at least two grades."))
     return tuple(grades)
 
 
 def _rules(read: _Reader, document: Any, max_grade: int) -> tuple[Rule, ...]:
     rules: dict[str, Rule] = {}
+    cases: set[str] = set()
     for index, node in enumerate(read.get(document, "rules", list, "guideline")):
         where = f"rules[{index}]"
+        case = read.get(node, "case", str, where)
         rule = Rule(
             read.get(node, "id", str, where),
-            read.get(node, "case", str, where),
-            read.get(node, "statement", str, where),
+            read.text(case),
+            read.text(read.get(node, "statement", str, where)),
             read.get(node, "effect", str, where),
             read.get(node, "grade", int, where),
         )
         if not _RULE_ID.fullmatch(rule.id):
-            raise read.fail(f"{where}.id", f"{rule.id!r} is not an id like 'R-DUP'.")
+            raise read.fail(f"{where}.id", tr("{id!r} is not an id like 'R-DUP'.", id=rule.id))
         if rule.id in rules:
-            raise read.fail(f"{where}.id", f"{rule.id!r} is used twice.")
+            raise read.fail(f"{where}.id", tr("{id!r} is used twice.", id=rule.id))
         if rule.effect not in _EFFECTS:
-            raise read.fail(f"{where}.effect", f"{rule.effect!r} is not 'implies' or 'caps'.")
+            raise read.fail(
+                f"{where}.effect", tr("{effect!r} is not 'implies' or 'caps'.", effect=rule.effect)
+            )
         if not 0 <= rule.grade <= max_grade:
-            raise read.fail(f"{where}.grade", f"{rule.grade} is not on the scale 0-{max_grade}.")
+            raise read.fail(
+                f"{where}.grade",
+                tr("{grade} is not on the scale 0-{top}.", grade=rule.grade, top=max_grade),
+            )
         rules[rule.id] = rule
-    missing = [case for case in HARD_CASES if case not in {r.case for r in rules.values()}]
+        cases.add(case)
+    missing = [case for case in HARD_CASES if case not in cases]
     if missing:
-        raise read.fail("rules", f"no rule for the hard case(s): {', '.join(missing)}.")
+        raise read.fail(
+            "rules", tr("no rule for the hard case(s): {cases}.", cases=", ".join(missing))
+        )
     return tuple(rules.values())
 
 
-def load_guideline(path: str | os.PathLike | None = None) -> Guideline:
+def load_guideline(path: str | os.PathLike | None = None, *, lang: str | None = None) -> Guideline:
     """Load and validate a judging guideline (default: the package's ``guideline.json``).
+
+    Its English texts come back in ``lang`` (default: the current language); a text
+    the catalogue does not hold (a team's own guideline) is kept as it is.
 
     Raises
     ------
@@ -317,10 +409,10 @@ def load_guideline(path: str | os.PathLike | None = None) -> Guideline:
     mine.json: scale[2].anchors: needs at least two non-empty anchor examples.
     """
     name, document = _read_json(_DATA / "guideline.json" if path is None else path)
-    read = _Reader(name)
+    read = _Reader(name, lang)
     scale = _scale(read, document)
     return Guideline(
-        read.get(document, "name", str, "guideline"),
+        read.text(read.get(document, "name", str, "guideline")),
         read.get(document, "version", str, "guideline"),
         scale,
         _rules(read, document, scale[-1].grade),
@@ -336,28 +428,64 @@ def _result(read: _Reader, node: Any, where: str, query: str, guideline: Guideli
         read.get(node, "rule", str, where),
         read.get(node, "reason", str, where),
     )
-    context = f"query {query!r}, document {result.doc!r}"
     try:
         rule = guideline.rule(result.rule)
     except KeyError as error:
-        raise read.fail(f"{where}.rule", f"{context}: {error.args[0]}") from None
+        raise read.fail(
+            f"{where}.rule",
+            tr(
+                "query {query!r}, document {doc!r}: {problem}",
+                query=query,
+                doc=result.doc,
+                problem=error.args[0],
+            ),
+        ) from None
     if result.rule not in result.reason:
-        raise read.fail(f"{where}.reason", f"{context}: does not cite its rule {result.rule!r}.")
+        raise read.fail(
+            f"{where}.reason",
+            tr(
+                "query {query!r}, document {doc!r}: does not cite its rule {rule!r}.",
+                query=query,
+                doc=result.doc,
+                rule=result.rule,
+            ),
+        )
     if not rule.allows(result.grade):
         raise read.fail(
             f"{where}.grade",
-            f"{context}: grade {result.grade} breaks {rule.id} ({rule.effect} {rule.grade}).",
+            tr(
+                "query {query!r}, document {doc!r}: grade {grade} breaks {rule} "
+                "({effect} {limit}).",
+                query=query,
+                doc=result.doc,
+                grade=result.grade,
+                rule=rule.id,
+                effect=rule.effect,
+                limit=rule.grade,
+            ),
         )
-    return result
+    return SetResult(
+        result.doc,
+        result.text,
+        read.text(result.gloss),
+        result.grade,
+        result.rule,
+        read.text(result.reason),
+    )
 
 
 def load_judging_set(
-    path: str | os.PathLike | None = None, *, guideline: Guideline | None = None
+    path: str | os.PathLike | None = None,
+    *,
+    guideline: Guideline | None = None,
+    lang: str | None = None,
 ) -> JudgingSet:
     """Load and validate a judging set (default: the package's ``legal_set.json``).
 
     Every reference grade must follow the rule its reason cites, under ``guideline``
-    (default: the package's), whose version must be the one the set names.
+    (default: the package's), whose version must be the one the set names. The
+    English texts (name, glosses, reasons) come back in ``lang`` (default: the
+    current language); the queries and snippets are kept as they are.
 
     Raises
     ------
@@ -372,13 +500,18 @@ def load_judging_set(
     >>> judging_set.queries[0].results[6].reason
     'R-DUP: a copy of r1, ranked higher.'
     """
-    guideline = guideline or load_guideline()
+    guideline = guideline or load_guideline(lang=lang)
     name, document = _read_json(_DATA / "legal_set.json" if path is None else path)
-    read = _Reader(name)
+    read = _Reader(name, lang)
     version = read.get(document, "guideline", str, "set")
     if version != guideline.version:
         raise read.fail(
-            "set.guideline", f"made under guideline {version!r}, not {guideline.version!r}."
+            "set.guideline",
+            tr(
+                "made under guideline {version!r}, not {expected!r}.",
+                version=version,
+                expected=guideline.version,
+            ),
         )
     queries: list[SetQuery] = []
     docs: set[str] = set()
@@ -386,20 +519,27 @@ def load_judging_set(
         where = f"queries[{qi}]"
         query = read.get(node, "query", str, where)
         if re.search(r"\s", query) or query in {q.query for q in queries}:
-            raise read.fail(f"{where}.query", f"{query!r} is repeated or holds white space.")
+            raise read.fail(
+                f"{where}.query", tr("{query!r} is repeated or holds white space.", query=query)
+            )
         results = []
         for ri, item in enumerate(read.get(node, "results", list, where)):
             result = _result(read, item, f"{where}.results[{ri}]", query, guideline)
             if re.search(r"\s", result.doc) or result.doc in docs:
                 raise read.fail(
                     f"{where}.results[{ri}].doc",
-                    f"query {query!r}: document {result.doc!r} is repeated or holds white space.",
+                    tr(
+                        "query {query!r}: document {doc!r} is repeated or holds white space.",
+                        query=query,
+                        doc=result.doc,
+                    ),
                 )
             docs.add(result.doc)
             results.append(result)
         if not results:
-            raise read.fail(f"{where}.results", f"query {query!r} has no results.")
-        queries.append(SetQuery(query, read.get(node, "gloss", str, where), tuple(results)))
+            raise read.fail(f"{where}.results", tr("query {query!r} has no results.", query=query))
+        gloss = read.text(read.get(node, "gloss", str, where))
+        queries.append(SetQuery(query, gloss, tuple(results)))
     if not queries:
-        raise read.fail("set.queries", "no queries.")
-    return JudgingSet(read.get(document, "name", str, "set"), version, tuple(queries))
+        raise read.fail("set.queries", tr("no queries."))
+    return JudgingSet(read.text(read.get(document, "name", str, "set")), version, tuple(queries))

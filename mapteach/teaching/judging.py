@@ -2,6 +2,10 @@
 
 The labels are the ground the metric stands on (article 001 §3.1 and §4.1;
 article 000 §6.1). Introduced in ``12_judging_relevance``.
+
+Readings (:func:`interpret_kappa`, :attr:`CalibrationReport.tendency`) and errors are
+in the current language; tables keep English keys and are shown with headers in the
+current language (:class:`JudgingTable`).
 """
 
 from __future__ import annotations
@@ -15,15 +19,19 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision
 from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.teaching.display import ShownTable
 from mapteach.teaching.guideline import load_judging_set
 
 __all__ = [
     "ALPHA_SCALE",
+    "JUDGING_HEADERS",
     "KAPPA_SCALE",
     "LEGAL_RESULTS",
     "CalibrationReport",
+    "JudgingTable",
     "agreement",
     "agreement_many",
     "calibration_report",
@@ -37,6 +45,40 @@ __all__ = [
 ]
 
 Judgments = Mapping[str, Mapping[str, int]]
+
+#: The header that shows each key of this module's tables (and of
+#: :meth:`CalibrationReport.row` and :func:`agreement_many`, for tables built from them).
+JUDGING_HEADERS: dict[str, str] = {
+    "rank": N_("rank"),
+    "label": N_("label"),
+    "ap_if_flipped": N_("AP if flipped"),
+    "change": N_("change"),
+    "AP (A)": N_("AP (A)"),
+    "AP (B)": N_("AP (B)"),
+    "difference": N_("difference"),
+    "query": N_("query"),
+    "doc": N_("doc"),
+    "yours": N_("yours"),
+    "gold": N_("gold"),
+    "ap_change": N_("AP change"),
+    "accuracy": N_("accuracy"),
+    "weighted kappa": N_("weighted kappa"),
+    "reading (IIR)": N_("reading (IIR)"),
+    "bias": N_("bias"),
+    "tendency": N_("tendency"),
+    "missing": N_("not graded"),
+    "to re-check": N_("to re-check"),
+    "fleiss_kappa": N_("Fleiss' kappa"),
+    "krippendorff_alpha": N_("Krippendorff's alpha"),
+    "annotators": N_("annotators"),
+    "documents": N_("documents"),
+}
+
+
+class JudgingTable(ShownTable):
+    """A judging table: English keys, shown with :data:`JUDGING_HEADERS` in the current language."""
+
+    headers = JUDGING_HEADERS
 
 
 def flip_sensitivity(
@@ -77,7 +119,7 @@ def flip_sensitivity(
         other = y.copy()
         other[rank] = 1 - other[rank]
         flipped.append(average_precision(other, n_relevant=r + (1 if other[rank] else -1)))
-    return pd.DataFrame(
+    return JudgingTable(
         {
             "rank": np.arange(1, y.size + 1),
             "label": y,
@@ -103,8 +145,14 @@ def check_grades(judgments: Judgments, scale: Sequence[int]) -> None:
         for doc, grade in docs.items():
             if grade not in allowed:
                 raise ValueError(
-                    f"query {query!r}, document {doc!r}: grade {grade!r} is not on the scale "
-                    f"{', '.join(map(str, allowed))}."
+                    tr(
+                        "query {query!r}, document {doc!r}: grade {grade!r} is not on the "
+                        "scale {scale}.",
+                        query=query,
+                        doc=doc,
+                        grade=grade,
+                        scale=", ".join(map(str, allowed)),
+                    )
                 )
 
 
@@ -133,16 +181,40 @@ def judged_only_ap(
 
 
 def _aligned(a: Judgments, b: Judgments) -> list[tuple[str, str]]:
-    for first, second, name in ((a, b, "second"), (b, a, "first")):
+    for first, second, in_second in ((a, b, True), (b, a, False)):
         for query, docs in first.items():
             if query not in second:
-                raise ValueError(f"query {query!r} is judged in one set but not in the {name}.")
-            for doc in docs:
-                if doc not in second[query]:
+                if in_second:
                     raise ValueError(
-                        f"query {query!r}, document {doc!r} is judged in one set but not in the "
-                        f"{name}; agreement needs both annotators to judge the same documents."
+                        tr(
+                            "query {query!r} is judged in one set but not in the second.",
+                            query=query,
+                        )
                     )
+                raise ValueError(
+                    tr("query {query!r} is judged in one set but not in the first.", query=query)
+                )
+            for doc in docs:
+                if doc in second[query]:
+                    continue
+                if in_second:
+                    raise ValueError(
+                        tr(
+                            "query {query!r}, document {doc!r} is judged in one set but not in "
+                            "the second; agreement needs both annotators to judge the same "
+                            "documents.",
+                            query=query,
+                            doc=doc,
+                        )
+                    )
+                raise ValueError(
+                    tr(
+                        "query {query!r}, document {doc!r} is judged in one set but not in the "
+                        "first; agreement needs both annotators to judge the same documents.",
+                        query=query,
+                        doc=doc,
+                    )
+                )
     return [(q, d) for q, docs in sorted(a.items()) for d in sorted(docs)]
 
 
@@ -194,7 +266,9 @@ def agreement(
         label_a = [judgments_a[q][d] for q, d in pairs]
         label_b = [judgments_b[q][d] for q, d in pairs]
     else:
-        raise ValueError(f"weights must be None, 'linear' or 'quadratic'; got {weights!r}.")
+        raise ValueError(
+            tr("weights must be None, 'linear' or 'quadratic'; got {weights!r}.", weights=weights)
+        )
     kappa = float(cohen_kappa_score(label_a, label_b, weights=weights))
     if run is None:
         return kappa, None
@@ -208,7 +282,7 @@ def agreement(
             r = sum(grade >= relevance_threshold for grade in judged.values())
             aps.append(average_precision(labels, n_relevant=r))
         rows[query] = {"AP (A)": aps[0], "AP (B)": aps[1], "difference": aps[1] - aps[0]}
-    return kappa, pd.DataFrame.from_dict(rows, orient="index")
+    return kappa, JudgingTable.from_dict(rows, orient="index")
 
 
 def agreement_many(judgments: Sequence[Judgments]) -> dict[str, float]:
@@ -246,7 +320,7 @@ def agreement_many(judgments: Sequence[Judgments]) -> dict[str, float]:
     )
 
     if len(judgments) < 2:
-        raise ValueError(f"agreement needs two or more annotators; got {len(judgments)}.")
+        raise ValueError(tr("agreement needs two or more annotators; got {n}.", n=len(judgments)))
     pairs = _aligned(judgments[0], judgments[0])
     for other in judgments[1:]:
         _aligned(judgments[0], other)
@@ -261,11 +335,12 @@ def agreement_many(judgments: Sequence[Judgments]) -> dict[str, float]:
     }
 
 
-#: IIR ch. 8's reading of kappa: (lowest kappa, words), best first.
+#: IIR ch. 8's reading of kappa: (lowest kappa, words), best first. The words are English
+#: messages: show ``tr(words)`` (:func:`interpret_kappa` does).
 KAPPA_SCALE: tuple[tuple[float, str], ...] = (
-    (0.8, "good agreement"),
-    (0.67, "fair agreement"),
-    (-math.inf, "dubious: a weak basis for an evaluation"),
+    (0.8, N_("good agreement")),
+    (0.67, N_("fair agreement")),
+    (-math.inf, N_("dubious: a weak basis for an evaluation")),
 )
 
 
@@ -273,7 +348,7 @@ def interpret_kappa(kappa: float) -> str:
     """What a kappa says, on the scale of *Introduction to Information Retrieval*, ch. 8.
 
     Above 0.8: good agreement; from 0.67 to 0.8: fair agreement; below 0.67: a
-    dubious basis for an evaluation.
+    dubious basis for an evaluation. The words are in the current language.
 
     Examples
     --------
@@ -282,18 +357,18 @@ def interpret_kappa(kappa: float) -> str:
     ('good agreement', 'fair agreement', 'dubious: a weak basis for an evaluation')
     """
     if isinstance(kappa, bool) or not isinstance(kappa, (int, float)) or math.isnan(kappa):
-        raise ValueError(f"kappa must be a number; got {kappa!r}.")
+        raise ValueError(tr("kappa must be a number; got {kappa!r}.", kappa=kappa))
     if kappa > 0.8:
-        return KAPPA_SCALE[0][1]
-    return KAPPA_SCALE[1][1] if kappa >= 0.67 else KAPPA_SCALE[2][1]
+        return tr(KAPPA_SCALE[0][1])
+    return tr(KAPPA_SCALE[1][1] if kappa >= 0.67 else KAPPA_SCALE[2][1])
 
 
 #: Krippendorff's own reading of his alpha (Content Analysis, 2004, ch. 11), not IIR's kappa
-#: scale: (lowest alpha, what it allows).
+#: scale: (lowest alpha, what it allows). The words are English messages: show ``tr(words)``.
 ALPHA_SCALE: tuple[tuple[float, str], ...] = (
-    (0.8, "reliable (Krippendorff)"),
-    (0.667, "tentative conclusions only (Krippendorff)"),
-    (-math.inf, "not reliable (Krippendorff)"),
+    (0.8, N_("reliable (Krippendorff)")),
+    (0.667, N_("tentative conclusions only (Krippendorff)")),
+    (-math.inf, N_("not reliable (Krippendorff)")),
 )
 
 
@@ -301,7 +376,7 @@ def interpret_alpha(alpha: float) -> str:
     """What a Krippendorff's alpha allows, on Krippendorff's own scale.
 
     From 0.8: reliable; from 0.667 to 0.8: tentative conclusions only; below
-    0.667: not reliable.
+    0.667: not reliable. The words are in the current language.
 
     Examples
     --------
@@ -311,8 +386,8 @@ def interpret_alpha(alpha: float) -> str:
 'not reliable (Krippendorff)')
     """
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or math.isnan(alpha):
-        raise ValueError(f"alpha must be a number; got {alpha!r}.")
-    return next(words for lowest, words in ALPHA_SCALE if alpha >= lowest)
+        raise ValueError(tr("alpha must be a number; got {alpha!r}.", alpha=alpha))
+    return tr(next(words for lowest, words in ALPHA_SCALE if alpha >= lowest))
 
 
 @dataclass(frozen=True)
@@ -334,13 +409,19 @@ class CalibrationReport:
 
     @property
     def tendency(self) -> str:
-        """``"too high"``, ``"too low"`` or ``"balanced"`` (within a tenth of a grade)."""
+        """``"too high"``, ``"too low"`` or ``"balanced"`` (within a tenth of a grade), in
+        the current language."""
         if self.bias > 0.1:
-            return "too high"
-        return "too low" if self.bias < -0.1 else "balanced"
+            return tr("too high")
+        return tr("too low") if self.bias < -0.1 else tr("balanced")
 
     def row(self) -> dict[str, object]:
-        """The headline numbers, for a table with one row per annotator."""
+        """The headline numbers, for a table with one row per annotator.
+
+        The keys are English (show a table of them with
+        :func:`~mapteach.teaching.display.display_table`); the readings are in the
+        current language.
+        """
         return {
             "accuracy": self.accuracy,
             "weighted kappa": self.kappa,
@@ -389,13 +470,15 @@ def calibration_report(
     for query, docs in judgments.items():
         for doc in docs:
             if doc not in gold.get(query, {}):
-                raise ValueError(f"query {query!r}, document {doc!r} has no gold grade.")
+                raise ValueError(
+                    tr("query {query!r}, document {doc!r} has no gold grade.", query=query, doc=doc)
+                )
     check_grades(judgments, range(scale + 1))
     pairs = [(q, d) for q, docs in gold.items() for d in docs if d in judgments.get(q, {})]
     yours = np.array([judgments[q][d] for q, d in pairs], dtype=int)
     golds = np.array([gold[q][d] for q, d in pairs], dtype=int)
     grades = list(range(scale + 1))
-    confusion = pd.DataFrame(
+    confusion = JudgingTable(
         confusion_matrix(golds, yours, labels=grades),
         index=pd.Index(grades, name="gold"),
         columns=pd.Index(grades, name="yours"),
@@ -411,7 +494,7 @@ def calibration_report(
             if labels[rank - 1] != int(gold[query][doc] >= relevance_threshold):
                 move = changes[rank - 1]
                 rows.append((query, doc, rank, judged[doc], gold[query][doc], move))
-    recheck = pd.DataFrame(rows, columns=["query", "doc", "rank", "yours", "gold", "ap_change"])
+    recheck = JudgingTable(rows, columns=["query", "doc", "rank", "yours", "gold", "ap_change"])
     recheck = recheck.sort_values(
         "ap_change", key=lambda change: -change.abs(), kind="stable"
     ).reset_index(drop=True)
@@ -443,7 +526,7 @@ def simulate_annotator(
     {'q': {'d1': 3, 'd2': 3, 'd3': 1}}
     """
     if not 0.0 <= noise <= 1.0:
-        raise ValueError(f"noise is a probability, from 0 to 1; got {noise!r}.")
+        raise ValueError(tr("noise is a probability, from 0 to 1; got {noise!r}.", noise=noise))
     rng = np.random.default_rng(seed)
     simulated: dict[str, dict[str, int]] = {}
     for query, docs in gold.items():
@@ -459,8 +542,10 @@ def simulate_annotator(
 #: Ten results for article 001's query "劳动仲裁赔偿标准" (labour-arbitration compensation
 #: standards), written for the workbook, each with a reference grade on a 0-3 scale: the
 #: first query of the judging set (``data/legal_set.json``), as (doc, English gloss, grade).
+#: The gloss is an English message: show ``tr(gloss)``.
 LEGAL_RESULTS: tuple[tuple[str, str, int], ...] = tuple(
-    (result.doc, result.gloss, result.grade) for result in load_judging_set().queries[0].results
+    (result.doc, result.gloss, result.grade)
+    for result in load_judging_set(lang="en").queries[0].results
 )
 
 

@@ -23,6 +23,8 @@ What reading does with a line it cannot use, and never silently:
   is no longer last, and reading warns about it again (and ignores it) because the
   note names it. A line that is not JSON and is not named by a note is an error.
 
+Errors and warnings are in the current language (:func:`mapteach.i18n.tr`).
+
 Introduced in ``12_judging_relevance``.
 
 Examples
@@ -49,6 +51,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from mapteach.i18n import tr
 
 __all__ = [
     "Event",
@@ -123,7 +127,8 @@ def append_event(path: str | os.PathLike, event: Event) -> None:
     notes). Nothing already in the file is ever changed.
     """
     path = Path(path)
-    _event(f"{os.fsdecode(path)}, the event to append", json.loads(json.dumps(asdict(event))))
+    where = tr("{name}, the event to append", name=os.fsdecode(path))
+    _event(where, json.loads(json.dumps(asdict(event))))
     path.parent.mkdir(parents=True, exist_ok=True)
     cut = _ends_cut(path)
     lines = ""
@@ -138,29 +143,67 @@ def append_event(path: str | os.PathLike, event: Event) -> None:
 
 def _event(where: str, record: Any) -> Event:
     if not isinstance(record, dict):
-        raise ValueError(f"{where}: expected a JSON object, got {type(record).__name__}.")
+        raise ValueError(
+            tr(
+                "{where}: expected a JSON object, got {kind}.",
+                where=where,
+                kind=type(record).__name__,
+            )
+        )
     if set(record) != set(_FIELDS):
         missing = sorted(set(_FIELDS) - set(record))
         extra = sorted(set(record) - set(_FIELDS))
         raise ValueError(
-            f"{where}: not a judgment (missing fields {missing}, unknown fields {extra})."
+            tr(
+                "{where}: not a judgment (missing fields {missing}, unknown fields {extra}).",
+                where=where,
+                missing=missing,
+                extra=extra,
+            )
         )
     for field, kind in _FIELDS.items():
         value = record[field]
         if isinstance(value, bool) or not isinstance(value, kind):
-            raise ValueError(
-                f"{where}: field {field!r} is {type(value).__name__} {value!r}, not "
-                f"{'an integer or null' if field == 'grade' else 'a string'}."
-            )
-    context = f"{where} (query {record['query']!r}, document {record['doc']!r})"
+            kind_name = type(value).__name__
+            if field == "grade":
+                message = tr(
+                    "{where}: field {field!r} is {kind} {value!r}, not an integer or null.",
+                    where=where,
+                    field=field,
+                    kind=kind_name,
+                    value=value,
+                )
+            else:
+                message = tr(
+                    "{where}: field {field!r} is {kind} {value!r}, not a string.",
+                    where=where,
+                    field=field,
+                    kind=kind_name,
+                    value=value,
+                )
+            raise ValueError(message)
+    context = tr(
+        "{where} (query {query!r}, document {doc!r})",
+        where=where,
+        query=record["query"],
+        doc=record["doc"],
+    )
     if record["grade"] is not None and record["grade"] < 0:
-        raise ValueError(f"{context}: grade {record['grade']} is negative.")
+        raise ValueError(
+            tr("{context}: grade {grade} is negative.", context=context, grade=record["grade"])
+        )
     try:
         stamp = datetime.fromisoformat(record["time"])
     except ValueError:
         stamp = None
     if stamp is None or stamp.tzinfo is None:
-        raise ValueError(f"{context}: time {record['time']!r} is not ISO 8601 with a time zone.")
+        raise ValueError(
+            tr(
+                "{context}: time {time!r} is not ISO 8601 with a time zone.",
+                context=context,
+                time=record["time"],
+            )
+        )
     return Event(**record)
 
 
@@ -172,7 +215,13 @@ def _lines(path: Path) -> Iterator[tuple[int, str | None, str, bool]]:
     except FileNotFoundError:
         return
     except OSError as error:
-        raise ValueError(f"{name}: cannot read the judgments file ({error.strerror}).") from None
+        raise ValueError(
+            tr(
+                "{name}: cannot read the judgments file ({reason}).",
+                name=name,
+                reason=error.strerror,
+            )
+        ) from None
     lines = data.split(b"\n")
     for number, raw in enumerate(lines, start=1):
         ended = number < len(lines)
@@ -181,7 +230,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str | None, str, bool]]:
         try:
             yield number, raw.decode("utf-8"), "", ended
         except UnicodeDecodeError as error:
-            yield number, None, f"not UTF-8 (byte {error.start + 1})", ended
+            yield number, None, tr("not UTF-8 (byte {byte})", byte=error.start + 1), ended
 
 
 def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
@@ -230,7 +279,9 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
         try:
             parsed.append((number, json.loads(text), "", ended))
         except json.JSONDecodeError as error:
-            problem = f"not JSON ({error.msg}: line 1 column {error.colno})"
+            problem = tr(
+                "not JSON ({reason}: line 1 column {column})", reason=error.msg, column=error.colno
+            )
             parsed.append((number, None, problem, ended))
     repaired = {
         record["repairs_line"]
@@ -242,16 +293,23 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
         if record is None:
             if not ended or number in repaired:
                 warnings.warn(
-                    f"{name}, line {number}: cut short (a write that did not finish); "
-                    "ignored. Judge it again.",
+                    tr(
+                        "{name}, line {line}: cut short (a write that did not finish); "
+                        "ignored. Judge it again.",
+                        name=name,
+                        line=number,
+                    ),
                     TruncatedLineWarning,
                     stacklevel=2,
                 )
                 continue
-            raise ValueError(f"{name}, line {number}: {problem}.")
+            raise ValueError(
+                tr("{name}, line {line}: {problem}.", name=name, line=number, problem=problem)
+            )
         if isinstance(record, dict) and set(record) == set(_REPAIR):
             continue
-        events.append((number, _event(f"{name}, line {number}", record)))
+        where = tr("{name}, line {line}", name=name, line=number)
+        events.append((number, _event(where, record)))
     return events
 
 
@@ -281,6 +339,40 @@ def load_judgments(path: str | os.PathLike) -> dict[str, dict[str, int]]:
     }
 
 
+def _check_id(query: Any, doc: Any, value: Any, *, is_query: bool) -> None:
+    """Raise if ``value``, the query id (or the document id), cannot go in a TREC file."""
+    fields = {"query": query, "doc": doc}
+    if not isinstance(value, str):
+        kind = type(value).__name__
+        if is_query:
+            message = tr(
+                "query {query!r}, document {doc!r}: the query id is {kind}, not str.",
+                kind=kind,
+                **fields,
+            )
+        else:
+            message = tr(
+                "query {query!r}, document {doc!r}: the document id is {kind}, not str.",
+                kind=kind,
+                **fields,
+            )
+        raise TypeError(message)
+    if not value or re.search(r"\s", value):
+        if is_query:
+            message = tr(
+                "query {query!r}, document {doc!r}: the query id is empty or holds white "
+                "space, which a TREC file cannot keep.",
+                **fields,
+            )
+        else:
+            message = tr(
+                "query {query!r}, document {doc!r}: the document id is empty or holds white "
+                "space, which a TREC file cannot keep.",
+                **fields,
+            )
+        raise ValueError(message)
+
+
 def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike) -> Path:
     """Write judgments as a TREC qrels file (``query 0 doc grade``), UTF-8; return the path.
 
@@ -305,24 +397,26 @@ def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike
     lines: list[str] = []
     for query, docs in judgments.items():
         for doc, grade in docs.items():
-            for what, value in (("query", query), ("document", doc)):
-                if not isinstance(value, str):
-                    raise TypeError(
-                        f"query {query!r}, document {doc!r}: the {what} id is "
-                        f"{type(value).__name__}, not str."
-                    )
-                if not value or re.search(r"\s", value):
-                    raise ValueError(
-                        f"query {query!r}, document {doc!r}: the {what} id is empty or holds "
-                        "white space, which a TREC file cannot keep."
-                    )
+            _check_id(query, doc, query, is_query=True)
+            _check_id(query, doc, doc, is_query=False)
             if query.startswith("#"):
                 raise ValueError(
-                    f"query {query!r}, document {doc!r}: a line starting with '#' is a comment "
-                    "to trec_eval, so this judgment would be lost; rename the query."
+                    tr(
+                        "query {query!r}, document {doc!r}: a line starting with '#' is a "
+                        "comment to trec_eval, so this judgment would be lost; rename the query.",
+                        query=query,
+                        doc=doc,
+                    )
                 )
             if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
-                raise ValueError(f"query {query!r}, document {doc!r}: grade {grade!r} is not int.")
+                raise ValueError(
+                    tr(
+                        "query {query!r}, document {doc!r}: grade {grade!r} is not int.",
+                        query=query,
+                        doc=doc,
+                        grade=grade,
+                    )
+                )
             lines.append(f"{query} 0 {doc} {int(grade)}\n")
     path = Path(path)
     path.write_text("".join(lines), encoding="utf-8")

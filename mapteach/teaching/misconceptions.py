@@ -1,7 +1,11 @@
 """The wrong answers learners (and articles) give, each computed the wrong way on purpose.
 
 An exercise computes these beside the right answer; when a learner's answer
-matches one, the feedback names the mistake instead of a bare "wrong".
+matches one, the feedback names the mistake instead of a bare "wrong". Names and
+explanations are English messages (the name is also the mistake's key); feedback
+translates them when it is given (:func:`~mapteach.teaching.answers.check_number`),
+and :attr:`Misconception.shown_name` / :attr:`Misconception.shown_explanation` give
+them in the current language.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision, mean_average_precision, recall_at_k
 from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 
@@ -28,6 +33,16 @@ class Misconception:
     compute: Callable[..., float]
     #: When it applies: ``"any"``, ``"with"`` a cutoff k, or ``"without"`` one.
     cutoff: str = "any"
+
+    @property
+    def shown_name(self) -> str:
+        """The name in the current language (``name`` itself is the English key)."""
+        return tr(self.name)
+
+    @property
+    def shown_explanation(self) -> str:
+        """The explanation in the current language."""
+        return tr(self.explanation)
 
     def applies(self, k: int | None) -> bool:
         """Whether this mistake can be made on a question with cutoff ``k``."""
@@ -91,40 +106,50 @@ def _retrieved(labels: Labels, *, n_relevant: int | None = None, k: int | None =
 
 AP_MISCONCEPTIONS: tuple[Misconception, ...] = (
     Misconception(
-        "divide by retrieved hits",
-        "You divided by the relevant results found in the list. AP divides by R, all "
-        "relevant results of the query, so a missed one still costs (article 003's "
-        "shopping list: 6 of 10 items bought, divide by 10).",
+        N_("divide by retrieved hits"),
+        N_(
+            "You divided by the relevant results found in the list. AP divides by R, all "
+            "relevant results of the query, so a missed one still costs (article 003's "
+            "shopping list: 6 of 10 items bought, divide by 10)."
+        ),
         _retrieved,
         cutoff="without",
     ),
     Misconception(
-        "divide AP@k by hits in the top k",
-        "You divided AP@k by the relevant results in the top k. The denominator stays R, the "
-        "query's relevant results; otherwise 2 hits in the top 10 of a query with 100 "
-        "relevant documents would look excellent (article 000 §4.2).",
+        N_("divide AP@k by hits in the top k"),
+        N_(
+            "You divided AP@k by the relevant results in the top k. The denominator stays R, the "
+            "query's relevant results; otherwise 2 hits in the top 10 of a query with 100 "
+            "relevant documents would look excellent (article 000 §4.2)."
+        ),
         _retrieved,
         cutoff="with",
     ),
     Misconception(
-        "final hit count in every numerator",
-        "You used the final number of hits in every term, as article 001 does for its 0.48. "
-        "At each relevant rank, count only the hits seen so far: the 1st relevant result "
-        "adds 1/rank, the 2nd 2/rank, and so on.",
+        N_("final hit count in every numerator"),
+        N_(
+            "You used the final number of hits in every term, as article 001 does for its 0.48. "
+            "At each relevant rank, count only the hits seen so far: the 1st relevant result "
+            "adds 1/rank, the 2nd 2/rank, and so on."
+        ),
         final_hits_in_every_numerator,
     ),
     Misconception(
-        "divide by the list's length",
-        "You divided the sum of P@i at the relevant ranks by the number of results in the "
-        "list. AP divides it by R, the query's relevant results: a non-relevant result "
-        "already costs by lowering P@i at every relevant rank below it.",
+        N_("divide by the list's length"),
+        N_(
+            "You divided the sum of P@i at the relevant ranks by the number of results in the "
+            "list. AP divides it by R, the query's relevant results: a non-relevant result "
+            "already costs by lowering P@i at every relevant rank below it."
+        ),
         ap_sum_over_list_length,
     ),
     Misconception(
-        "mean of P@i over every rank",
-        "You averaged P@i over every rank i, relevant or not (their sum over the list's "
-        "length). AP adds P@i only at the ranks that hold a relevant result, and divides "
-        "that sum by R.",
+        N_("mean of P@i over every rank"),
+        N_(
+            "You averaged P@i over every rank i, relevant or not (their sum over the list's "
+            "length). AP adds P@i only at the ranks that hold a relevant result, and divides "
+            "that sum by R."
+        ),
         mean_precision_over_all_ranks,
     ),
 )
@@ -140,15 +165,17 @@ def _retrieved_map(rankings, *, n_relevant=None, k=None) -> float:
 
 MAP_MISCONCEPTIONS: tuple[Misconception, ...] = (
     Misconception(
-        "skip instead of zero",
-        "You left out the query with no relevant result. trec_eval (and articles 000 and 001) "
-        "score it 0 and keep it in the mean; skipping it is a different convention (article "
-        "003) that must be stated.",
+        N_("skip instead of zero"),
+        N_(
+            "You left out the query with no relevant result. trec_eval (and articles 000 and 001) "
+            "score it 0 and keep it in the mean; skipping it is a different convention (article "
+            "003) that must be stated."
+        ),
         _skip_empty,
     ),
     Misconception(
-        "divide by retrieved hits",
-        "Some query's AP was divided by the relevant results it retrieved instead of by its R.",
+        N_("divide by retrieved hits"),
+        N_("Some query's AP was divided by the relevant results it retrieved instead of by its R."),
         _retrieved_map,
     ),
 )
@@ -170,20 +197,24 @@ def _recall(labels: Labels, *, n_relevant: int | None = None, k: int) -> float:
 
 PRECISION_MISCONCEPTIONS: tuple[Misconception, ...] = (
     Misconception(
-        "divided by R",
-        "You divided by the query's relevant results: that is recall R@k. P@k divides the "
-        "hits in the top k by k.",
+        N_("divided by R"),
+        N_(
+            "You divided by the query's relevant results: that is recall R@k. P@k divides the "
+            "hits in the top k by k."
+        ),
         _recall,
     ),
     Misconception(
-        "divided by the list's length",
-        "The list is shorter than k, and you divided by its length. trec_eval's P@k always "
-        "divides by k: a system that returns fewer results is not excused.",
+        N_("divided by the list's length"),
+        N_(
+            "The list is shorter than k, and you divided by its length. trec_eval's P@k always "
+            "divides by k: a system that returns fewer results is not excused."
+        ),
         _over_list_length,
     ),
     Misconception(
-        "counted hits below rank k",
-        "You counted relevant results from the whole list. P@k looks only at the top k.",
+        N_("counted hits below rank k"),
+        N_("You counted relevant results from the whole list. P@k looks only at the top k."),
         _whole_list,
     ),
 )

@@ -12,10 +12,28 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision
 from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.teaching.display import ShownTable
 
-__all__ = ["best_single_moves", "single_moves"]
+__all__ = ["MOVE_HEADERS", "MoveTable", "best_single_moves", "single_moves"]
+
+#: The header that shows each column key of :func:`single_moves` and :func:`best_single_moves`.
+MOVE_HEADERS: dict[str, str] = {
+    "from_rank": N_("from rank"),
+    "to_rank": N_("to rank"),
+    "ap": N_("AP"),
+    "gain": N_("AP gain"),
+    "best_ap": N_("best AP"),
+    "map_gain": N_("MAP gain"),
+}
+
+
+class MoveTable(ShownTable):
+    """A table of drags: English column keys, shown in the current language."""
+
+    headers = MOVE_HEADERS
 
 
 def single_moves(labels: ArrayLike, *, n_relevant: int | None = None) -> pd.DataFrame:
@@ -53,7 +71,7 @@ def single_moves(labels: ArrayLike, *, n_relevant: int | None = None) -> pd.Data
             if target != source:
                 ap = average_precision(np.insert(rest, target, y[source]), n_relevant=r)
                 rows.append((source + 1, target + 1, ap, ap - before))
-    table = pd.DataFrame(rows, columns=["from_rank", "to_rank", "ap", "gain"])
+    table = MoveTable(rows, columns=["from_rank", "to_rank", "ap", "gain"])
     return table.sort_values("gain", ascending=False, kind="stable").reset_index(drop=True)
 
 
@@ -80,8 +98,13 @@ def best_single_moves(
     totals = list(n_relevant) if n_relevant is not None else [None] * len(rankings)
     if not len(rankings) == len(names) == len(totals):
         raise ValueError(
-            f"rankings, names and n_relevant must have one entry per query; got "
-            f"{len(rankings)}, {len(names)} and {len(totals)}."
+            tr(
+                "rankings, names and n_relevant must have one entry per query; got "
+                "{rankings}, {names} and {totals}.",
+                rankings=len(rankings),
+                names=len(names),
+                totals=len(totals),
+            )
         )
     rows = {}
     for name, labels, r in zip(names, rankings, totals, strict=True):
@@ -95,5 +118,5 @@ def best_single_moves(
             "best_ap": ap if best is None else best["ap"],
             "map_gain": 0.0 if best is None else best["gain"] / len(names),
         }
-    table = pd.DataFrame.from_dict(rows, orient="index")
+    table = MoveTable.from_dict(rows, orient="index")
     return table.astype({"from_rank": "Int64", "to_rank": "Int64"})

@@ -7,10 +7,27 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import N_
 from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 from mapteach.metrics.curves import curve_arrays, interpolated_precision
+from mapteach.teaching.display import ShownTable
 
-__all__ = ["pr_curve"]
+__all__ = ["PR_HEADERS", "PRTable", "pr_curve"]
+
+#: The header that shows each column key of :func:`pr_curve`.
+PR_HEADERS: dict[str, str] = {
+    "rank": N_("rank"),
+    "relevant": N_("relevant"),
+    "recall": N_("recall"),
+    "precision": N_("precision"),
+    "interpolated": N_("interpolated precision"),
+}
+
+
+class PRTable(ShownTable):
+    """A precision-recall table: English column keys, shown in the current language."""
+
+    headers = PR_HEADERS
 
 
 def pr_curve(
@@ -38,7 +55,8 @@ def pr_curve(
         Columns ``rank``, ``relevant``, ``recall``, ``precision`` and
         ``interpolated`` (the best precision at this recall or higher, IIR ch. 8:
         every rank at one recall shares one value). Recall is 0 everywhere
-        when R = 0.
+        when R = 0. The keys are English; the table is shown with headers in the
+        current language (a :class:`PRTable`).
 
     Examples
     --------
@@ -64,7 +82,7 @@ def pr_curve(
     if k is not None:
         y = y[: as_k(k)]
     recall, precision = curve_arrays(y, r)
-    return pd.DataFrame(
+    return PRTable(
         {
             "rank": np.arange(1, y.size + 1),
             "relevant": y,

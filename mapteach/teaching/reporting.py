@@ -24,9 +24,54 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_, tr
 from mapteach.runs.conventions import CHECKLIST, audit_setups
+from mapteach.teaching.display import ShownSeries, ShownTable
 
-__all__ = ["audit_costs", "best_by_measure", "format_p_value", "paired_effect"]
+__all__ = [
+    "REPORT_HEADERS",
+    "Effect",
+    "ReportTable",
+    "audit_costs",
+    "best_by_measure",
+    "format_p_value",
+    "paired_effect",
+]
+
+#: The header that shows each key of this module's tables (and of :func:`paired_effect`).
+REPORT_HEADERS: dict[str, str] = {
+    "mean A": N_("mean A"),
+    "mean B": N_("mean B"),
+    "mean delta (B - A)": N_("mean delta (B - A)"),
+    "relative change": N_("relative change"),
+    "median delta": N_("median delta"),
+    "standardized effect (mean / sd of deltas)": N_("standardized effect (mean / sd of deltas)"),
+    "B better": N_("B better"),
+    "B worse": N_("B worse"),
+    "same": N_("same"),
+    "best": N_("best"),
+    "tie": N_("tie"),
+    "score": N_("score"),
+    "item": N_("item"),
+    "MAP after switching in turn": N_("MAP after switching in turn"),
+    "cost in turn": N_("cost in turn"),
+    "MAP with this item alone switched": N_("MAP with this item alone switched"),
+    "cost alone": N_("cost alone"),
+}
+
+
+class ReportTable(ShownTable):
+    """A reporting table: English keys, shown with :data:`REPORT_HEADERS` in the current
+    language."""
+
+    headers = REPORT_HEADERS
+
+
+class Effect(ShownSeries):
+    """:func:`paired_effect`'s numbers: English keys, shown in the current language."""
+
+    headers = REPORT_HEADERS
+    frame = ReportTable
 
 
 def format_p_value(p: float, n_permutations: int | None = None, *, digits: int = 2) -> str:
@@ -65,14 +110,20 @@ def format_p_value(p: float, n_permutations: int | None = None, *, digits: int =
     'p = 0.25'
     """
     if not (isinstance(p, (int, float, np.floating)) and 0 < p <= 1):
-        raise ValueError(f"p must be a number in (0, 1]; got {p!r}.")
+        raise ValueError(tr("p must be a number in (0, 1]; got {p!r}.", p=p))
     if n_permutations is not None:
         if int(n_permutations) != n_permutations or n_permutations < 1:
-            raise ValueError(f"n_permutations must be a positive integer; got {n_permutations!r}.")
+            raise ValueError(
+                tr(
+                    "n_permutations must be a positive integer; got {n!r}.",
+                    n=n_permutations,
+                )
+            )
         hits = p * (n_permutations + 1)
         if math.isclose(hits, round(hits), abs_tol=1e-6) and round(hits) == 1:
-            return f"p < 1/{int(n_permutations):,}"
-    return f"p = {float(p):.{digits}g}"
+            return tr("p < 1/{n:,}", n=int(n_permutations))
+    exact = f"{float(p):.{digits}g}"
+    return tr("p = {p}", p=exact)
 
 
 def paired_effect(a: ArrayLike, b: ArrayLike) -> pd.Series:
@@ -101,10 +152,10 @@ def paired_effect(a: ArrayLike, b: ArrayLike) -> pd.Series:
     """
     first, second = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if first.shape != second.shape or first.ndim != 1 or first.size == 0:
-        raise ValueError("a and b must be 1-D and of the same non-zero length (one per query).")
+        raise ValueError(tr("a and b must be 1-D and of the same non-zero length (one per query)."))
     deltas = second - first
     spread = deltas.std(ddof=1) if deltas.size > 1 else float("nan")
-    return pd.Series(
+    return Effect(
         {
             "mean A": first.mean(),
             "mean B": second.mean(),
@@ -151,14 +202,14 @@ def best_by_measure(table: pd.DataFrame, *, tolerance: float = 1e-12) -> pd.Data
     RR        x  False    1.0
     """
     if table.empty:
-        raise ValueError("best_by_measure needs a table with at least one row and one column.")
+        raise ValueError(tr("best_by_measure needs a table with at least one row and one column."))
     rows = {}
     for measure in table.columns:
         scores = table[measure].astype(float)
         top = scores.max()
         best = [str(name) for name, value in scores.items() if abs(value - top) <= tolerance]
         rows[measure] = {"best": " = ".join(best), "tie": len(best) > 1, "score": top}
-    return pd.DataFrame.from_dict(rows, orient="index")
+    return ReportTable.from_dict(rows, orient="index")
 
 
 def audit_costs(
@@ -204,7 +255,7 @@ def audit_costs(
     for _, row in cumulative.iloc[1:].iterrows():
         item = row["item"]
         if item not in CHECKLIST:
-            raise ValueError(f"audit_setups returned an unknown item {item!r}.")
+            raise ValueError(tr("audit_setups returned an unknown item {item!r}.", item=item))
         # set-up A with only this item at B's value (B's default when B does not set it)
         only = {key: value for key, value in setup_a.items() if key != item}
         if item in setup_b:
@@ -222,4 +273,4 @@ def audit_costs(
             }
         )
         previous = float(row["MAP"])
-    return pd.DataFrame(rows)
+    return ReportTable(rows)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from mapteach.i18n import tr
 from mapteach.metrics.names import Labels, parse_measure
 
 __all__ = ["score_table"]
@@ -51,7 +52,7 @@ def score_table(
     B  0.4  1.0  0.325
     """
     if not rankings or not measures:
-        raise ValueError("score_table needs at least one ranking and one measure.")
+        raise ValueError(tr("score_table needs at least one ranking and one measure."))
     parsed = [parse_measure(name) for name in measures]
     rows = {}
     for name, labels in rankings.items():
@@ -59,5 +60,5 @@ def score_table(
         try:
             rows[name] = [measure.score(labels, n_relevant=r) for measure in parsed]
         except (TypeError, ValueError) as error:
-            raise type(error)(f"ranking {name!r}: {error}") from None
+            raise type(error)(tr("ranking {name!r}: {error}", name=name, error=error)) from None
     return pd.DataFrame.from_dict(rows, orient="index", columns=list(measures))

@@ -5,8 +5,13 @@ Article 001's late-relevant AP, printed 0.48, is kept with the worked examples
 keeps the article's own sentence (Chinese, verbatim from the article's text, with
 the punctuation that text lost left out), an English gloss, what the article
 printed, and a function that recomputes the truth with the package. A slip's
-:attr:`~Slip.finding` is an English sentence built from those computed values, so
-the workbook never types a number by hand.
+:attr:`~Slip.finding` is a sentence built from those computed values, so the
+workbook never types a number by hand.
+
+The gloss, the verdict and (where it is words) what was printed are English
+messages: a slip's printed form, :func:`slips_table` and :attr:`Slip.finding` show
+them in the current language (:func:`mapteach.i18n.tr`); the quote stays the
+article's own Chinese.
 
 Some entries are not plain errors: the head blind spot of article 003 §6.1 is
 partly right, and is kept as a measured discussion, not a verdict.
@@ -30,15 +35,44 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision, ndcg_at_k, precision_at_k, recall_at_k
 from mapteach.metrics.names import parse_measure
 from mapteach.teaching.articles import article_000_map, article_001_map, trec_eval_map
+from mapteach.teaching.display import ShownTable
 from mapteach.teaching.examples import RankingExample, get_example
 from mapteach.teaching.misconceptions import final_hits_in_every_numerator
 
-__all__ = ["SLIPS", "Slip", "get_slip", "head_blind_spot_pair", "slips_table"]
+__all__ = [
+    "SLIPS",
+    "SLIP_HEADERS",
+    "Slip",
+    "SlipTable",
+    "get_slip",
+    "head_blind_spot_pair",
+    "slips_table",
+]
 
 Values = dict[str, float]
+
+#: The header that shows each column key of :func:`slips_table`.
+SLIP_HEADERS: dict[str, str] = {
+    "slip": N_("slip"),
+    "article": N_("article"),
+    "section": N_("section"),
+    "quote": N_("quote"),
+    "gloss": N_("gloss"),
+    "printed": N_("printed"),
+    "verdict": N_("verdict"),
+    "finding": N_("finding"),
+    "notebook": N_("notebook"),
+}
+
+
+class SlipTable(ShownTable):
+    """The slips as a table: English column keys, shown in the current language."""
+
+    headers = SLIP_HEADERS
 
 
 @dataclass(frozen=True)
@@ -54,11 +88,12 @@ class Slip:
     quote : str
         The article's sentence, verbatim from its text (Chinese).
     gloss : str
-        An English gloss of the quote.
+        An English gloss of the quote (a message: shown with ``tr``).
     printed : str
-        What the article printed (a value, a range, a claim), as text.
+        What the article printed (a value, a range, a claim), as text; a message
+        where it is words.
     verdict : str
-        In a few words: what is true instead.
+        In a few words: what is true instead (a message).
     notebook : str
         The notebook that teaches it.
     """
@@ -79,24 +114,40 @@ class Slip:
 
     @property
     def finding(self) -> str:
-        """What the computation shows, in one or two sentences (numbers computed)."""
+        """What the computation shows, in one or two sentences (numbers computed), in the
+        current language."""
         return self._check()[1]
 
+    def shown(self) -> dict[str, str]:
+        """The gloss, printed value and verdict in the current language."""
+        return {"gloss": tr(self.gloss), "printed": tr(self.printed), "verdict": tr(self.verdict)}
+
     def __str__(self) -> str:
-        return (
-            f"Article {self.article} §{self.section}: 「{self.quote}」\n"
-            f"  ({self.gloss})\n"
-            f"  Printed: {self.printed}. Verdict: {self.verdict}.\n"
-            f"  {self.finding}"
+        shown = self.shown()
+        heading = tr(
+            "Article {article} §{section}: 「{quote}」",
+            article=self.article,
+            section=self.section,
+            quote=self.quote,
         )
+        verdict = tr(
+            "Printed: {printed}. Verdict: {verdict}.",
+            printed=shown["printed"],
+            verdict=shown["verdict"],
+        )
+        gloss = tr("({gloss})", gloss=shown["gloss"])
+        return f"{heading}\n  {gloss}\n  {verdict}\n  {self.finding}"
 
     def _repr_markdown_(self) -> str:
+        shown = self.shown()
+        source = tr("Article {article} §{section}", article=self.article, section=self.section)
+        printed, verdict, computed = tr("printed:"), tr("verdict:"), tr("computed:")
         return (
-            f"**Article {self.article} §{self.section}** — 「{self.quote}」\n\n"
-            f"*{self.gloss}*\n\n"
-            f"- **printed:** {self.printed}\n"
-            f"- **verdict:** {self.verdict}\n"
-            f"- **computed:** {self.finding}"
+            f"**{source}** — 「{self.quote}」\n\n"
+            f"*{shown['gloss']}*\n\n"
+            f"- **{printed}** {shown['printed']}\n"
+            f"- **{verdict}** {shown['verdict']}\n"
+            f"- **{computed}** {self.finding}"
         )
 
 
@@ -108,9 +159,11 @@ def _late_ap() -> tuple[Values, str]:
     assert isinstance(late, RankingExample)
     slip = final_hits_in_every_numerator(late.labels, n_relevant=late.n_relevant)
     values = {"ap": late.ap, "slip": slip}
-    return values, (
-        f"The article used the final hit count in every numerator, which gives {slip:.4f}. "
-        f"Counting the hits so far at each relevant rank gives AP = {late.ap:.4f}."
+    return values, tr(
+        "The article used the final hit count in every numerator, which gives {slip:.4f}. "
+        "Counting the hits so far at each relevant rank gives AP = {ap:.4f}.",
+        slip=slip,
+        ap=late.ap,
     )
 
 
@@ -120,10 +173,16 @@ def _gap() -> tuple[Values, str]:
     gap = legal.ap - late.ap
     printed_gap = float(legal.printed["AP"]) - float(late.printed["AP"])
     values = {"legal_ap": legal.ap, "late_ap": late.ap, "gap": gap, "printed_gap": printed_gap}
-    return values, (
-        f"With the correct AP of the late list the gap is {legal.ap:.4f} - {late.ap:.4f} "
-        f"= {gap:.4f}. The printed gap is {legal.printed['AP']} - {late.printed['AP']} "
-        f"= {printed_gap:.2f}: it inherits the slip in the late list's AP."
+    return values, tr(
+        "With the correct AP of the late list the gap is {legal:.4f} - {late:.4f} "
+        "= {gap:.4f}. The printed gap is {printed_legal} - {printed_late} "
+        "= {printed_gap:.2f}: it inherits the slip in the late list's AP.",
+        legal=legal.ap,
+        late=late.ap,
+        gap=gap,
+        printed_legal=legal.printed["AP"],
+        printed_late=late.printed["AP"],
+        printed_gap=printed_gap,
     )
 
 
@@ -134,10 +193,14 @@ def _p_at_5() -> tuple[Values, str]:
     p5 = precision_at_k(query.labels, 5)
     r5 = recall_at_k(query.labels, 5, n_relevant=query.n_relevant)
     values = {"hits_in_top_5": float(hits), "P@5": p5, "R@5": r5}
-    return values, (
-        f"Article 003's own query A has all {hits} of its relevant items in its top 5. "
-        f"P@5 = {hits}/5 = {p5:.4f}, not full marks: the other {5 - hits} places hold "
-        f"non-relevant items. It is recall that is full: R@5 = {r5:.4f}."
+    return values, tr(
+        "Article 003's own query A has all {hits} of its relevant items in its top 5. "
+        "P@5 = {hits}/5 = {p5:.4f}, not full marks: the other {others} places hold "
+        "non-relevant items. It is recall that is full: R@5 = {r5:.4f}.",
+        hits=hits,
+        p5=p5,
+        others=5 - hits,
+        r5=r5,
     )
 
 
@@ -146,10 +209,13 @@ def _range(measure: str) -> Callable[[], tuple[Values, str]]:
         nothing = [0] * 10  # no relevant result in the list; the query has one (R = 1)
         score = parse_measure(measure).score(nothing, n_relevant=1)
         best = parse_measure(measure).score([1] + [0] * 9, n_relevant=1)
-        return {"no_relevant_result": score, "best": best}, (
-            f"A query whose list holds no relevant result scores {measure} = {score:.4f}, "
-            f"and a perfect one {best:.4f}: the range is [0, 1], closed at 0, "
-            f"like the other rows of the same table."
+        return {"no_relevant_result": score, "best": best}, tr(
+            "A query whose list holds no relevant result scores {measure} = {score:.4f}, "
+            "and a perfect one {best:.4f}: the range is [0, 1], closed at 0, "
+            "like the other rows of the same table.",
+            measure=measure,
+            score=score,
+            best=best,
         )
 
     return check
@@ -162,11 +228,13 @@ def _ndcg_sensitivity() -> tuple[Values, str]:
     ndcg_a, ndcg_b = ndcg_at_k(a.labels, 10), ndcg_at_k(b.labels, 10)
     ndcg_gap = ndcg_b - ndcg_a
     values = {"ap_gap": ap_gap, "ndcg_a": ndcg_a, "ndcg_b": ndcg_b, "ndcg_gap": ndcg_gap}
-    return values, (
-        f"On the article's own binary lists for models A and B, AP moves by {ap_gap:.4f} "
-        f"and nDCG@10 by {ndcg_gap:.4f}: nDCG is the less sensitive of the two here. "
-        f"On these lists nDCG separates the models more only if graded judgments are "
-        f"added, which the article does not give."
+    return values, tr(
+        "On the article's own binary lists for models A and B, AP moves by {ap_gap:.4f} "
+        "and nDCG@10 by {ndcg_gap:.4f}: nDCG is the less sensitive of the two here. "
+        "On these lists nDCG separates the models more only if graded judgments are "
+        "added, which the article does not give.",
+        ap_gap=ap_gap,
+        ndcg_gap=ndcg_gap,
     )
 
 
@@ -217,16 +285,21 @@ def _head_blind_spot() -> tuple[Values, str]:
         "pair_ap_change": ap["after"] - ap["before"],
         "pair_p3_change": p3["after"] - p3["before"],
     }
-    return values, (
-        f"AP is strongly top-heavy: {len(_DEEP_RANKS)} relevant results at ranks "
-        f"{_DEEP_RANKS[0]}-{_DEEP_RANKS[-1]}, tidy but after rank 100, give AP = "
-        f"{deep_ap:.4f} (at ranks 1-{len(_DEEP_RANKS)}: {top_ap:.4f}), so a list that is "
-        f"bad at the head cannot look good in AP from its tail alone. Yet two moves can "
-        f"cancel, as the article says: in a constructed pair, one relevant result slips "
-        f"out of the top 3 while another climbs from the back to the middle; AP changes "
-        f"by {values['pair_ap_change']:+.4f} while P@3 changes by "
-        f"{values['pair_p3_change']:+.4f}. Report a head measure at the depth users read "
-        f"(P@k, nDCG@k) beside MAP, as the article itself does in §6.2."
+    return values, tr(
+        "AP is strongly top-heavy: {n} relevant results at ranks {first}-{last}, tidy but "
+        "after rank 100, give AP = {deep_ap:.4f} (at ranks 1-{n}: {top_ap:.4f}), so a list "
+        "that is bad at the head cannot look good in AP from its tail alone. Yet two moves "
+        "can cancel, as the article says: in a constructed pair, one relevant result slips "
+        "out of the top 3 while another climbs from the back to the middle; AP changes by "
+        "{ap_change:+.4f} while P@3 changes by {p3_change:+.4f}. Report a head measure at "
+        "the depth users read (P@k, nDCG@k) beside MAP, as the article itself does in §6.2.",
+        n=len(_DEEP_RANKS),
+        first=_DEEP_RANKS[0],
+        last=_DEEP_RANKS[-1],
+        deep_ap=deep_ap,
+        top_ap=top_ap,
+        ap_change=values["pair_ap_change"],
+        p3_change=values["pair_p3_change"],
     )
 
 
@@ -244,6 +317,9 @@ def _three_queries() -> tuple[dict[str, list[str]], dict[str, set[str]]]:
 
 
 def _hits_as_r(function: Callable[..., float], label: str) -> Callable[[], tuple[Values, str]]:
+    """The check of a function that divides by the hits found; ``label`` (a message) says
+    what the function does."""
+
     def check() -> tuple[Values, str]:
         ranked, relevant = _three_queries()
         value = {
@@ -260,12 +336,18 @@ def _hits_as_r(function: Callable[..., float], label: str) -> Callable[[], tuple
             "B_R": value["B"][1],
         }
         total_a, total_b = len(relevant["A"]), len(relevant["B"])
-        return values, (
-            f"{label} Without any cutoff, on article 003's query A (all {total_a} relevant "
-            f"items retrieved) both denominators give {value['A'][1]:.4f}; on query B (one "
-            f"relevant item never retrieved) dividing by the hits gives {value['B'][0]:.4f}, "
-            f"dividing by R = {total_b} gives {value['B'][1]:.4f}. Hits equal R only when "
-            f"every relevant document was retrieved."
+        return values, tr(
+            "{label} Without any cutoff, on article 003's query A (all {total_a} relevant "
+            "items retrieved) both denominators give {a_r:.4f}; on query B (one relevant "
+            "item never retrieved) dividing by the hits gives {b_hits:.4f}, dividing by "
+            "R = {total_b} gives {b_r:.4f}. Hits equal R only when every relevant document "
+            "was retrieved.",
+            label=tr(label),
+            total_a=total_a,
+            a_r=value["A"][1],
+            b_hits=value["B"][0],
+            total_b=total_b,
+            b_r=value["B"][1],
         )
 
     return check
@@ -291,13 +373,28 @@ def _sklearn_pooled() -> tuple[Values, str]:
     values = {f"flat list, average={mode!r}": value for mode, value in pooled.items()}
     values |= {"2-D default (macro)": default_2d, "MAP": true_map}
     same = len({round(value, 12) for value in pooled.values()}) == 1
-    return values, (
-        f"Given one flat list of all queries' results (here 003's A, B and C, each scored "
-        f"{labels.shape[1]} down to 1), sklearn treats it as a single ranking and "
-        f"{'ignores' if same else 'does not ignore'} `average=`: every mode gives "
-        f"{pooled['macro']:.4f}, not MAP ({true_map:.4f}). So the warning is right: a pooled "
-        f"list is not MAP. The label is wrong: for 2-D input the default is `macro`, an "
-        f"average over columns (documents), {default_2d:.4f} here."
+    fields = {
+        "n": labels.shape[1],
+        "pooled": pooled["macro"],
+        "map": true_map,
+        "default": default_2d,
+    }
+    if same:
+        return values, tr(
+            "Given one flat list of all queries' results (here 003's A, B and C, each scored "
+            "{n} down to 1), sklearn treats it as a single ranking and ignores `average=`: "
+            "every mode gives {pooled:.4f}, not MAP ({map:.4f}). So the warning is right: a "
+            "pooled list is not MAP. The label is wrong: for 2-D input the default is "
+            "`macro`, an average over columns (documents), {default:.4f} here.",
+            **fields,
+        )
+    return values, tr(
+        "Given one flat list of all queries' results (here 003's A, B and C, each scored "
+        "{n} down to 1), sklearn treats it as a single ranking and does not ignore "
+        "`average=`: every mode gives {pooled:.4f}, not MAP ({map:.4f}). So the warning "
+        "is right: a pooled list is not MAP. The label is wrong: for 2-D input the default "
+        "is `macro`, an average over columns (documents), {default:.4f} here.",
+        **fields,
     )
 
 
@@ -309,10 +406,12 @@ _SLIPS = (
         "001",
         "2.1",
         "如果第1条是无关的而4个相关结果都挤在最后4位",
-        '"If result 1 is not relevant and the 4 relevant results are squeezed into the '
-        'last 4 places" (then AP is computed as (4/7 + 4/8 + 4/9 + 4/10) / 4)',
+        N_(
+            '"If result 1 is not relevant and the 4 relevant results are squeezed into the '
+            'last 4 places" (then AP is computed as (4/7 + 4/8 + 4/9 + 4/10) / 4)'
+        ),
         "0.48",
-        "wrong arithmetic: the hits so far at rank 7 are 1, not 4",
+        N_("wrong arithmetic: the hits so far at rank 7 are 1, not 4"),
         "05",
         _late_ap,
     ),
@@ -321,9 +420,9 @@ _SLIPS = (
         "001",
         "2.1",
         "比刚才的0.61低了整整0.13",
-        '"a full 0.13 lower than the 0.61 before"',
+        N_('"a full 0.13 lower than the 0.61 before"'),
         "0.13",
-        "wrong: the gap is much larger",
+        N_("wrong: the gap is much larger"),
         "05",
         _gap,
     ),
@@ -332,10 +431,12 @@ _SLIPS = (
         "003",
         "1.2",
         "K=5时，如果三个相关项都排在前5，指标就是100分",
-        '"With K = 5, if all three relevant items are in the top 5, the metric (P@K) '
-        'scores 100 (full marks)"',
-        "100分 (full marks)",
-        "wrong for P@5: it is R@5 that is full",
+        N_(
+            '"With K = 5, if all three relevant items are in the top 5, the metric (P@K) '
+            'scores 100 (full marks)"'
+        ),
+        N_("100分 (full marks)"),
+        N_("wrong for P@5: it is R@5 that is full"),
         "02",
         _p_at_5,
     ),
@@ -344,9 +445,9 @@ _SLIPS = (
         "000",
         "5.2",
         "MRR第一个正确结果的位置倒数(0, 1]",
-        '"MRR: the reciprocal of the first correct result\'s position; range (0, 1]"',
+        N_('"MRR: the reciprocal of the first correct result\'s position; range (0, 1]"'),
         "(0, 1]",
-        "the range is [0, 1]",
+        N_("the range is [0, 1]"),
         "08",
         _range("RR"),
     ),
@@ -355,9 +456,9 @@ _SLIPS = (
         "000",
         "5.2",
         "nDCG分级相关性位置折损(0, 1]",
-        '"nDCG: graded relevance, position discount; range (0, 1]"',
+        N_('"nDCG: graded relevance, position discount; range (0, 1]"'),
         "(0, 1]",
-        "the range is [0, 1]",
+        N_("the range is [0, 1]"),
         "08",
         _range("nDCG@10"),
     ),
@@ -366,10 +467,12 @@ _SLIPS = (
         "001",
         "4.2",
         "它对排序的微小变化极其敏感",
-        '"It (nDCG) is extremely sensitive to small changes in the ranking" (after calling '
-        "MAP insensitive to small perturbations, on models A and B)",
-        "nDCG far more sensitive than MAP",
-        "not on the article's own binary lists",
+        N_(
+            '"It (nDCG) is extremely sensitive to small changes in the ranking" (after calling '
+            "MAP insensitive to small perturbations, on models A and B)"
+        ),
+        N_("nDCG far more sensitive than MAP"),
+        N_("not on the article's own binary lists"),
         "08",
         _ndcg_sensitivity,
     ),
@@ -381,13 +484,15 @@ _SLIPS = (
         "尽量往前挪，哪怕其中一个相关项从中部挪到后部，只要另一个相关项从后部挪到中部，总AP可能"
         "变化不大。可对真实用户来说，前10个结果才是决定体验的关键区间。一个模型在前10个位置频繁"
         "错排、但在100名以后把相关项整理得井井有条，MAP可能仍然很好看，产品体验却很差。",
-        '"The first blind spot: MAP is not sensitive enough to misordering at the head. It '
-        "covers the whole list; even if one relevant item moves from the middle to the back, "
-        "as long as another moves from the back to the middle, AP may change little. For real "
-        "users the top 10 decide the experience. A model that often misorders the top 10 but "
-        'keeps its relevant items tidy after rank 100 may still have a good-looking MAP."',
-        "a blind spot at the head",
-        "partly right: moves can cancel, but AP weighs the head heavily",
+        N_(
+            '"The first blind spot: MAP is not sensitive enough to misordering at the head. It '
+            "covers the whole list; even if one relevant item moves from the middle to the back, "
+            "as long as another moves from the back to the middle, AP may change little. For real "
+            "users the top 10 decide the experience. A model that often misorders the top 10 but "
+            'keeps its relevant items tidy after rank 100 may still have a good-looking MAP."'
+        ),
+        N_("a blind spot at the head"),
+        N_("partly right: moves can cancel, but AP weighs the head heavily"),
         "03",
         _head_blind_spot,
     ),
@@ -396,14 +501,16 @@ _SLIPS = (
         "001",
         "3.2",
         "该query的真实相关文档总数",
-        '"the query\'s true total of relevant documents" (the comment on '
-        "`num_rel = sum(true_rels)`, where `true_rels` are the labels of the returned list)",
+        N_(
+            '"the query\'s true total of relevant documents" (the comment on '
+            "`num_rel = sum(true_rels)`, where `true_rels` are the labels of the returned list)"
+        ),
         "num_rel = sum(true_rels)",
-        "R = hits found, with or without a cutoff",
+        N_("R = hits found, with or without a cutoff"),
         "09",
         _hits_as_r(
             article_001_map,
-            "`calculate_map` divides by the relevant results in the returned list.",
+            N_("`calculate_map` divides by the relevant results in the returned list."),
         ),
     ),
     Slip(
@@ -411,12 +518,14 @@ _SLIPS = (
         "000",
         "4.1",
         "每个查询相关的文档数就是hit_count所以precision_sum / hit_count等价于除以总相关文档数R",
-        "\"Each query's number of relevant documents is hit_count, so precision_sum / "
-        'hit_count is the same as dividing by the total number of relevant documents R"',
+        N_(
+            "\"Each query's number of relevant documents is hit_count, so precision_sum / "
+            'hit_count is the same as dividing by the total number of relevant documents R"'
+        ),
         "precision_sum / hit_count",
-        "true only when every relevant document was retrieved",
+        N_("true only when every relevant document was retrieved"),
         "09",
-        _hits_as_r(article_000_map, "The basic `average_precision` divides by the hits found."),
+        _hits_as_r(article_000_map, N_("The basic `average_precision` divides by the hits found.")),
     ),
     Slip(
         "001_sklearn_micro",
@@ -424,10 +533,12 @@ _SLIPS = (
         "3.2",
         "sklearn的average_precision_score它默认计算的是“micro-average precision”"
         "即把所有query的所有结果拼成一个大列表然后计算",
-        "\"sklearn's average_precision_score computes 'micro-average precision' by default, "
-        "that is, it joins all queries' results into one big list and computes on that\"",
-        "micro, by default",
-        "right that a pooled list is not MAP; wrong about the default",
+        N_(
+            "\"sklearn's average_precision_score computes 'micro-average precision' by default, "
+            "that is, it joins all queries' results into one big list and computes on that\""
+        ),
+        N_("micro, by default"),
+        N_("right that a pooled list is not MAP; wrong about the default"),
         "09",
         _sklearn_pooled,
     ),
@@ -449,7 +560,9 @@ def get_slip(name: str) -> Slip:
     try:
         return SLIPS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"no slip named {name!r}; choose one of: {', '.join(SLIPS)}.") from None
+        raise ValueError(
+            tr("no slip named {name!r}; choose one of: {names}.", name=name, names=", ".join(SLIPS))
+        ) from None
 
 
 def slips_table(*names: str, notebook: str | None = None) -> pd.DataFrame:
@@ -459,7 +572,9 @@ def slips_table(*names: str, notebook: str | None = None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by name: ``article``, ``section``, ``quote``, ``gloss``,
-        ``printed``, ``verdict``, ``finding``, ``notebook``.
+        ``printed``, ``verdict``, ``finding``, ``notebook``. Keys in English, text
+        in the current language (the quote in the article's Chinese); shown with
+        headers in the current language (a :class:`SlipTable`).
 
     Examples
     --------
@@ -471,8 +586,12 @@ def slips_table(*names: str, notebook: str | None = None) -> pd.DataFrame:
     if notebook is not None:
         chosen = [slip for slip in chosen if slip.notebook == notebook]
     columns = ["article", "section", "quote", "gloss", "printed", "verdict", "finding", "notebook"]
-    return pd.DataFrame(
-        [[getattr(slip, column) for column in columns] for slip in chosen],
+    rows = []
+    for slip in chosen:
+        shown = slip.shown()
+        rows.append([shown.get(column, getattr(slip, column, "")) for column in columns])
+    return SlipTable(
+        rows,
         index=pd.Index([slip.name for slip in chosen], name="slip"),
         columns=columns,
     )

@@ -8,21 +8,26 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics._validation import as_gains, as_k, as_labels, as_n_relevant
 from mapteach.metrics.ndcg import gain_values, ndcg_at_k
 from mapteach.metrics.options import Gain
 from mapteach.metrics.reciprocal_rank import reciprocal_rank
+from mapteach.teaching.display import ShownTable, display_table
 
 __all__ = [
     "NDCG_TRACE_COLUMNS",
     "RR_TRACE_COLUMNS",
     "TRACE_COLUMNS",
+    "TRACE_HEADERS",
     "Explanation",
+    "TraceTable",
     "explain_ap",
     "explain_ndcg",
     "explain_rr",
     "explain_table",
     "trace_ap",
+    "trace_headers",
     "trace_ndcg",
     "trace_rr",
 ]
@@ -38,6 +43,54 @@ TRACE_COLUMNS: tuple[str, ...] = (
     "running_sum",
     "running_ap",
 )
+
+#: The header that shows each trace column (of :func:`trace_ap`, :func:`trace_ndcg` and
+#: :func:`trace_rr`), as a message: ``tr(TRACE_HEADERS[key])`` in the current language.
+#: The column keys themselves never change: code indexes them.
+TRACE_HEADERS: dict[str, str] = {
+    "rank": N_("rank"),
+    "relevant": N_("relevant"),
+    "hits": N_("hits"),
+    "fraction": N_("hits/rank"),
+    "precision": N_("P@rank"),
+    "contribution": N_("adds"),
+    "running_sum": N_("running sum"),
+    "running_ap": N_("running AP"),
+    "grade": N_("grade"),
+    "gain": N_("gain"),
+    "discount": N_("discount"),
+    "running_dcg": N_("running DCG"),
+    "ideal_gain": N_("ideal gain"),
+    "running_idcg": N_("running IDCG"),
+    "running_ndcg": N_("running nDCG"),
+    "first_relevant": N_("first relevant"),
+    "running_rr": N_("running RR"),
+}
+
+
+class TraceTable(ShownTable):
+    """A trace (:func:`trace_ap`, :func:`trace_ndcg`, :func:`trace_rr`): English column
+    keys, shown with :data:`TRACE_HEADERS` in the current language."""
+
+    headers = TRACE_HEADERS
+
+
+def trace_headers(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a trace table to show, its column headers in the current language.
+
+    The trace functions' column keys (``rank``, ``running_ap``...) are a data API and
+    stay English; this is the display step. Values and ``attrs`` are kept, and the
+    copy is a plain DataFrame.
+
+    Examples
+    --------
+    >>> from mapteach import trace_ap
+    >>> trace_headers(trace_ap([1, 0])).columns.tolist()
+    ['rank', 'relevant', 'hits', 'hits/rank', 'P@rank', 'adds', 'running sum', 'running AP']
+    >>> trace_headers(trace_ap([1, 0], k=1)).attrs["k"]
+    1
+    """
+    return display_table(table, TRACE_HEADERS)
 
 
 def trace_ap(
@@ -70,7 +123,9 @@ def trace_ap(
         Columns ``rank``, ``relevant`` (bool), ``hits``, ``fraction`` (P@rank
         as text, such as ``"2/3"``), ``precision``, ``contribution``,
         ``running_sum`` and ``running_ap``. ``DataFrame.attrs`` holds
-        ``n_relevant`` (R), ``k`` and ``ap``.
+        ``n_relevant`` (R), ``k`` and ``ap``. The keys are English in every
+        language; in another language the table is shown with translated headers
+        (a :class:`TraceTable`; :func:`trace_headers` gives that copy).
 
     Raises
     ------
@@ -100,7 +155,7 @@ def trace_ap(
     precision = hits / ranks
     contribution = np.where(y, precision, 0.0)
     running_sum = np.cumsum(contribution)
-    table = pd.DataFrame(
+    table = TraceTable(
         {
             "rank": ranks,
             "relevant": y,
@@ -123,7 +178,8 @@ class Explanation(str):
     """The arithmetic of a measure (AP, nDCG, RR): plain text, with LaTeX and Markdown forms.
 
     It is a ``str`` (the plain text), so it prints and compares like one; in a
-    notebook it renders as Markdown with the formula typeset.
+    notebook it renders as Markdown with the formula typeset. Its words (the note,
+    and the text of a zero result) are in the language current when it was made.
     """
 
     latex: str
@@ -198,7 +254,9 @@ def explain_ap(
 
 def _check_decimals(decimals: int) -> None:
     if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
-        raise ValueError(f"decimals must be an integer >= 0; got {decimals!r}.")
+        raise ValueError(
+            tr("decimals must be an integer >= 0; got {decimals!r}.", decimals=decimals)
+        )
 
 
 def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
@@ -218,25 +276,32 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     counted = table[table["relevant"]]
     if r == 0:
         return Explanation(
-            f"{name} = 0 (R = 0: the query has no relevant document)",
+            tr("{name} = 0 (R = 0: the query has no relevant document)", name=name),
             latex=rf"\mathrm{{{name}}} = 0",
-            note="R = 0: the query has no relevant document, so AP is 0 by trec_eval's convention.",
+            note=tr(
+                "R = 0: the query has no relevant document, so AP is 0 by trec_eval's convention."
+            ),
             value=ap,
         )
     pairs = list(zip(counted["hits"], counted["rank"], strict=True))
     text_terms = " + ".join(f"{h}/{i}" for h, i in pairs)
     latex_terms = " + ".join(rf"\frac{{{h}}}{{{i}}}" for h, i in pairs)
     missed = r - len(pairs)
-    note = f"R = {r} relevant documents"
-    if missed:
-        verbs = (
-            "is not in the ranks that count and adds"
-            if missed == 1
-            else ("are not in the ranks that count and add")
+    if missed == 0:
+        note = tr("R = {r} relevant documents, all of them in the ranks that count.", r=r)
+    elif missed == 1:
+        note = tr(
+            "R = {r} relevant documents; 1 of them is not in the ranks that count "
+            "and adds 0 to the sum.",
+            r=r,
         )
-        note += f"; {missed} of them {verbs} 0 to the sum."
     else:
-        note += ", all of them in the ranks that count."
+        note = tr(
+            "R = {r} relevant documents; {missed} of them are not in the ranks that count "
+            "and add 0 to the sum.",
+            r=r,
+            missed=missed,
+        )
     numerator = f"({text_terms})" if pairs else "0"
     return Explanation(
         f"{name} = {numerator} / {r} = {shown}",
@@ -259,9 +324,17 @@ NDCG_TRACE_COLUMNS: tuple[str, ...] = (
     "running_ndcg",
 )
 
+#: The note of :func:`explain_ndcg` for each gain, a message with ``{gains}`` (the ideal gains).
 _GAIN_NOTES: dict[str, str] = {
-    "linear": "linear gains (gain = grade, as trec_eval)",
-    "exponential": "exponential gains (gain = 2^grade - 1, Burges et al. 2005)",
+    "linear": N_(
+        "Discount log2(rank + 1), linear gains (gain = grade, as trec_eval). IDCG is the DCG "
+        "of the ideal ranking, the query's judged documents best first: gains {gains}."
+    ),
+    "exponential": N_(
+        "Discount log2(rank + 1), exponential gains (gain = 2^grade - 1, Burges et al. 2005). "
+        "IDCG is the DCG of the ideal ranking, the query's judged documents best first: "
+        "gains {gains}."
+    ),
 }
 
 
@@ -346,7 +419,7 @@ def trace_ndcg(
     running_dcg = np.cumsum(contribution)
     running_idcg = np.cumsum(ideal_gain / discount)
     running_ndcg = np.divide(running_dcg, running_idcg, out=np.zeros(n), where=running_idcg > 0)
-    table = pd.DataFrame(
+    table = TraceTable(
         {
             "rank": ranks,
             "grade": grades,
@@ -433,9 +506,9 @@ def explain_ndcg(
     shown = f"{attrs['ndcg']:.{decimals}f}"
     if attrs["idcg"] == 0.0:
         return Explanation(
-            f"{name} = 0 (no judged document of the query has a positive gain)",
+            tr("{name} = 0 (no judged document of the query has a positive gain)", name=name),
             latex=rf"\mathrm{{{name}}} = 0",
-            note="IDCG = 0: no judged document has a positive gain, so nDCG is 0 (trec_eval).",
+            note=tr("IDCG = 0: no judged document has a positive gain, so nDCG is 0 (trec_eval)."),
             value=attrs["ndcg"],
         )
     dcg_text, dcg_latex = _dcg_terms(table["rank"], table["gain"])
@@ -448,10 +521,7 @@ def explain_ndcg(
             rf"\mathrm{{{name}}} = \frac{{\mathrm{{DCG}}}}{{\mathrm{{IDCG}}}} = "
             rf"\frac{{{dcg_latex}}}{{{idcg_latex}}} = \frac{{{dcg}}}{{{idcg}}} = {shown}"
         ),
-        note=(
-            f"Discount log2(rank + 1), {_GAIN_NOTES[attrs['gain']]}. IDCG is the DCG of "
-            f"the ideal ranking, the query's judged documents best first: gains {ideal_gains}."
-        ),
+        note=tr(_GAIN_NOTES[attrs["gain"]], gains=ideal_gains),
         value=attrs["ndcg"],
     )
 
@@ -510,7 +580,7 @@ def trace_rr(labels: Sequence[int | bool], *, k: int | None = None) -> pd.DataFr
         # 1.0 / rank, the same division as reciprocal_rank, so the same bits
         running_rr[first[0] :] = 1.0 / ranks[first[0]]
     first_rank = int(first[0]) + 1 if first.size else None
-    table = pd.DataFrame(
+    table = TraceTable(
         {
             "rank": ranks,
             "relevant": y,
@@ -562,17 +632,20 @@ def explain_rr(
     first, rr = table.attrs["first_rank"], table.attrs["rr"]
     name = "RR" if k is None else f"RR@{k}"
     if first is None:
-        where = "in the list" if k is None else f"in the top {k}"
-        return Explanation(
-            f"{name} = 0 (no relevant result {where})",
-            latex=rf"\mathrm{{{name}}} = 0",
-            note=f"No relevant result {where}, so RR is 0.",
-            value=rr,
-        )
+        if k is None:
+            text = tr("{name} = 0 (no relevant result in the list)", name=name)
+            note = tr("No relevant result in the list, so RR is 0.")
+        else:
+            text = tr("{name} = 0 (no relevant result in the top {k})", name=name, k=k)
+            note = tr("No relevant result in the top {k}, so RR is 0.", k=k)
+        return Explanation(text, latex=rf"\mathrm{{{name}}} = 0", note=note, value=rr)
     shown = f"{rr:.{decimals}f}"
     return Explanation(
         f"{name} = 1/{first} = {shown}",
         latex=rf"\mathrm{{{name}}} = \frac{{1}}{{{first}}} = {shown}",
-        note=f"The first relevant result is at rank {first}; the results after it do not count.",
+        note=tr(
+            "The first relevant result is at rank {first}; the results after it do not count.",
+            first=first,
+        ),
         value=rr,
     )

@@ -1,4 +1,9 @@
-"""Convention switches: one drop-down per convention, and the MAP they give, live."""
+"""Convention switches: one drop-down per convention, and the MAP they give, live.
+
+The drop-downs' captions and the readout speak the language current when the
+switches are made, or their ``lang=``; the choices are the option values the
+measures take (``ties="expected"``), shown as they are typed in code.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,24 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
+from mapteach.i18n import N_, language, tr
 from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
 from mapteach.runs.evaluate import evaluate
 from mapteach.runs.trec import as_qrels, as_run
+from mapteach.views.render import widget_language
 
 __all__ = ["ConventionSwitches"]
+
+#: Each drop-down's caption, translated when shown.
+_CAPTIONS = MappingProxyType(
+    {
+        "ties": N_("ties"),
+        "denominator": N_("denominator"),
+        "no_relevant": N_("no relevant"),
+        "missing": N_("missing"),
+        "cutoff": N_("cutoff"),
+    }
+)
 
 
 class ConventionSwitches:
@@ -44,12 +62,18 @@ class ConventionSwitches:
         }
     )
 
-    def __init__(self, qrels: Any, run: Any) -> None:
+    def __init__(self, qrels: Any, run: Any, *, lang: str | None = None) -> None:
         import ipywidgets
 
-        self.qrels, self.run = as_qrels(qrels), as_run(run)
+        #: The language of the captions and the readout, fixed when they are made.
+        self.lang = widget_language(lang)
+        with language(self.lang):
+            self.qrels, self.run = as_qrels(qrels), as_run(run)
         self.controls = {
-            name: ipywidgets.Dropdown(options=options, description=name.replace("_", " "))
+            name: ipywidgets.Dropdown(
+                options=self._choices(name, options),
+                description=tr(_CAPTIONS[name], lang=self.lang),
+            )
             for name, options in self.OPTIONS.items()
         }
         self.output = ipywidgets.HTML()
@@ -67,11 +91,17 @@ class ConventionSwitches:
         )
         self._refresh()
 
+    def _choices(self, name: str, options: tuple[str, ...]) -> Any:
+        """A drop-down's choices: the option values, but "no cutoff" in words."""
+        if name != "cutoff":
+            return options
+        return [(tr("none", lang=self.lang) if o == "none" else o, o) for o in options]
+
     def _table(self) -> pd.DataFrame:
         options = {name: c.value for name, c in self.controls.items() if name != "cutoff"}
         cutoff = self.controls["cutoff"].value
         measure = "AP" if cutoff == "none" else f"AP@{cutoff}"
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), language(self.lang):
             warnings.simplefilter("ignore", UserWarning)
             return evaluate(self.qrels, self.run, [measure], **options)
 
@@ -87,10 +117,10 @@ class ConventionSwitches:
     def _refresh(self) -> None:
         table = self._table()
         self.map = float(table.iloc[:, 0].mean())
-        self.output.value = (
-            f'<p style="font-size:16px"><b>MAP = {self.map:.4f}</b> over '
-            f"{len(table)} queries</p>" + table.round(4).to_html()
+        readout = tr(
+            "<b>MAP = {map:.4f}</b> over {n} queries", lang=self.lang, map=self.map, n=len(table)
         )
+        self.output.value = f'<p style="font-size:16px">{readout}</p>' + table.round(4).to_html()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = self.widget._repr_mimebundle_(**kwargs)

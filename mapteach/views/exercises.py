@@ -8,6 +8,11 @@ them as soon as the answer changes. Without a widget front end it still works in
 plain text: call ``exercise.check(answer)``; the static HTML keeps the solution
 folded inside a ``<details>`` element. Introduced in ``01_why_order_matters``.
 
+An exercise speaks the language current when it is made, or its ``lang=``, and
+keeps it: its buttons and labels (the ``texts`` trait the browser reads), its
+verdicts, its default prompt and solution, its static fallback. A prompt, options
+or feedback the notebook passes in are shown as given.
+
 Examples
 --------
 >>> from mapteach.views.exercises import ap_exercise
@@ -23,9 +28,12 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
+import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -34,6 +42,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from mapteach.i18n import N_, language, tr
 from mapteach.metrics import average_precision, mean_average_precision, precision_at_k
 from mapteach.metrics._validation import as_k, as_labels
 from mapteach.metrics.names import parse_measure
@@ -50,20 +59,95 @@ from mapteach.teaching.misconceptions import (
     MAP_MISCONCEPTIONS,
     PRECISION_MISCONCEPTIONS,
 )
+from mapteach.teaching.progress import learner as current_learner
+from mapteach.teaching.progress import record_check
 from mapteach.teaching.trace import explain_ap, explain_table, trace_ap
 from mapteach.views.ranking_board import RankingList
-from mapteach.views.render import trace_html
+from mapteach.views.render import HTML_LANG, trace_html, widget_language
 
 __all__ = [
     "ArrangeExercise",
     "ChoiceExercise",
     "NumberExercise",
     "ap_exercise",
+    "collect_exercises",
     "map_exercise",
     "precision_exercise",
 ]
 
 _STATIC = Path(__file__).parent / "static"
+
+#: The lists :func:`collect_exercises` is filling (one per open ``with`` block).
+_collectors: list[list[_Exercise]] = []
+
+
+@contextlib.contextmanager
+def collect_exercises() -> Iterator[list[_Exercise]]:
+    """Collect every exercise made inside the ``with`` block, in order (the answer key's way in).
+
+    >>> with collect_exercises() as made:
+    ...     _ = ChoiceExercise("AP or AP@3?", {"AP": "Yes.", "AP@3": "No."}, correct="AP",
+    ...                        solution_html="AP", key="00.1")
+    >>> [(exercise.key, exercise.correct) for exercise in made]
+    [('00.1', 'AP')]
+    """
+    made: list[_Exercise] = []
+    _collectors.append(made)
+    try:
+        yield made
+    finally:
+        _collectors.remove(made)
+
+
+def _split_key(key: str | None) -> tuple[str, str] | None:
+    """``"03.2"`` -> ("03", "2"): the notebook and the exercise's number in it."""
+    if key is None:
+        return None
+    notebook, dot, number = key.partition(".")
+    if not (isinstance(key, str) and dot and notebook and number):
+        raise ValueError(
+            tr(
+                "key must look like '03.2' (notebook, then the exercise's number); got {key!r}.",
+                key=key,
+            )
+        )
+    return notebook, number
+
+
+def variant_rng(key: str | None) -> random.Random | None:
+    """The learner's own random numbers for exercise ``key`` (None: no learner, or no key).
+
+    With :func:`mapteach.learner` set, a keyed numeric exercise draws its ranking
+    from these, so two learners get different lists of the same difficulty and the
+    same learner always gets the same one. With no learner the exercise is as written.
+
+    >>> from mapteach.teaching.progress import learner
+    >>> variant_rng("03.1") is None
+    True
+    """
+    name = current_learner()
+    if key is None or not name:
+        return None
+    digest = hashlib.sha256(f"{name}\n{key}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def exercise_texts(lang: str) -> dict[str, str]:
+    """Every text an exercise's browser view shows itself, in ``lang``.
+
+    >>> exercise_texts("en")["check"]
+    'Check'
+    """
+    with language(lang):
+        return {
+            "lang": HTML_LANG[lang],
+            "exercise": tr("Exercise."),
+            "answer_aria": tr("Your answer"),
+            "options_aria": tr("Options"),
+            "check": tr("Check"),
+            "show_solution": tr("Show solution"),
+            "hide_solution": tr("Hide solution"),
+        }
 
 
 class _Exercise(anywidget.AnyWidget):
@@ -79,15 +163,37 @@ class _Exercise(anywidget.AnyWidget):
     check_request = traitlets.Int(0).tag(sync=True, echo_update=False)
     status = traitlets.Unicode("empty").tag(sync=True)
     feedback = traitlets.Unicode("").tag(sync=True)
+    #: The labels the browser view shows itself (buttons, aria labels), in ``lang``.
+    texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
 
-    def __init__(self, prompt: str, solution_html: str, **kwargs: Any) -> None:
-        super().__init__(prompt=prompt, solution=solution_html, **kwargs)
+    #: The language the exercise speaks, fixed when it is made.
+    lang: str
+
+    #: ``"03.2"``: the notebook and the exercise's number in it (None: not recorded).
+    key: str | None
+
+    def __init__(
+        self, prompt: str, solution_html: str, *, lang: str, key: str | None = None, **kwargs: Any
+    ) -> None:
+        self.lang = lang
+        _split_key(key)
+        self.key = key
+        super().__init__(
+            prompt=prompt, solution=solution_html, texts=exercise_texts(lang), **kwargs
+        )
+        for made in _collectors:
+            made.append(self)
 
     @traitlets.validate("status")
     def _check_status(self, proposal: traitlets.Bunch) -> str:
         if proposal.value not in STATUSES:
             raise traitlets.TraitError(
-                f"status must be one of {', '.join(STATUSES)}; got {proposal.value!r}."
+                tr(
+                    "status must be one of {statuses}; got {status!r}.",
+                    lang=self.lang,
+                    statuses=", ".join(STATUSES),
+                    status=proposal.value,
+                )
             )
         return proposal.value
 
@@ -95,8 +201,13 @@ class _Exercise(anywidget.AnyWidget):
     def _check_counter(self, proposal: traitlets.Bunch) -> int:
         if proposal.value < self.check_request:
             raise traitlets.TraitError(
-                f"check_request counts the learner's checks and only goes up; got "
-                f"{proposal.value} after {self.check_request}."
+                tr(
+                    "check_request counts the learner's checks and only goes up; "
+                    "got {new} after {old}.",
+                    lang=self.lang,
+                    new=proposal.value,
+                    old=self.check_request,
+                )
             )
         return proposal.value
 
@@ -118,11 +229,15 @@ class _Exercise(anywidget.AnyWidget):
 
     @traitlets.observe("check_request")
     def _judge(self, change: traitlets.Bunch) -> None:
-        verdict = self.check(self._current())
+        with language(self.lang):
+            verdict = self.check(self._current())
         self._judged = self.answer
         with self.hold_sync():
             self.status = verdict.status
             self.feedback = verdict.message
+        where = _split_key(self.key)
+        if where is not None and verdict.status != "empty":
+            record_check(*where, str(self._current()), verdict.status)
 
     def check(self, answer: Any) -> Feedback:
         """Judge an answer."""
@@ -136,17 +251,25 @@ class _Exercise(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
-        data["text/html"] = (
-            f'<div class="mapteach-exercise-static"><p><b>Exercise.</b> {self.prompt}</p>'
-            f"{self._static_answer_html()}<p><i>Without a live kernel, answer in code: "
-            "<code>exercise.check(your_answer)</code>.</i></p>"
-            f"<details><summary>Show solution</summary>{self.solution}</details></div>"
-        )
+        with language(self.lang):
+            heading = escape(tr("Exercise."))
+            offline = tr(
+                "Without a live kernel, answer in code: <code>exercise.check(your_answer)</code>."
+            )
+            show = escape(tr("Show solution"))
+            data["text/html"] = (
+                f'<div class="mapteach-exercise-static" lang="{HTML_LANG[self.lang]}">'
+                f"<p><b>{heading}</b> {self.prompt}</p>"
+                f"{self._static_answer_html()}<p><i>{offline}</i></p>"
+                f"<details><summary>{show}</summary>{self.solution}</details></div>"
+            )
         return data, metadata
 
     def __repr__(self) -> str:
         prompt = re.sub(r"<[^>]+>", "", self.prompt)
-        return f"Exercise: {prompt}\n(answer with .check(your_answer))"
+        return tr(
+            "Exercise: {prompt}\n(answer with .check(your_answer))", lang=self.lang, prompt=prompt
+        )
 
 
 class NumberExercise(_Exercise):
@@ -169,7 +292,10 @@ class NumberExercise(_Exercise):
     decimals : int, default 4
         The precision asked for; the answer box says it.
     hint : str, optional
-        What to tell an answer that matches nothing known.
+        What to tell an answer that matches nothing known; an English message is
+        translated when shown (see :func:`~mapteach.teaching.answers.check_number`).
+    lang : {"en", "zh"}, optional
+        The language of the exercise's own texts and verdicts; default the current one.
 
     Examples
     --------
@@ -194,10 +320,15 @@ class NumberExercise(_Exercise):
         solution_html: str,
         *,
         decimals: int = 4,
-        hint: str = "Check your working, or open the solution.",
+        hint: str = N_("Check your working, or open the solution."),
+        lang: str | None = None,
+        key: str | None = None,
     ) -> None:
+        lang = widget_language(lang)
         if decimals < 0:
-            raise ValueError(f"decimals must be >= 0; got {decimals}.")
+            raise ValueError(
+                tr("decimals must be >= 0; got {decimals}.", lang=lang, decimals=decimals)
+            )
         self.truth = float(answer)
         self.decimals = decimals
         self.hint = hint
@@ -206,24 +337,31 @@ class NumberExercise(_Exercise):
             for name, value, text in misconceptions
             if not agrees_at(float(value), self.truth, decimals)
         ]
-        super().__init__(prompt, solution_html, placeholder=asked_precision(decimals))
+        with language(lang):
+            placeholder = asked_precision(decimals)
+        super().__init__(prompt, solution_html, lang=lang, key=key, placeholder=placeholder)
 
     def check(self, answer: Any) -> Feedback:
         """Judge an answer (a number, or text such as ``"0.2815"`` or ``"2/3"``)."""
-        return check_number(
-            answer,
-            self.truth,
-            decimals=self.decimals,
-            misconceptions=self.misconceptions,
-            hint=self.hint,
-        )
+        with language(self.lang):
+            return check_number(
+                answer,
+                self.truth,
+                decimals=self.decimals,
+                misconceptions=self.misconceptions,
+                hint=self.hint,
+            )
 
     def _static_answer_html(self) -> str:
-        return f"<p>Answer with {self.placeholder}.</p>"
+        answer = tr("Answer with {placeholder}.", lang=self.lang, placeholder=self.placeholder)
+        return f"<p>{escape(answer)}</p>"
 
 
 class ChoiceExercise(_Exercise):
     """Pick one option; each option has its own feedback.
+
+    The options and their replies are shown as given; ``lang`` (default: the
+    current language) is that of the exercise's own texts.
 
     Examples
     --------
@@ -242,38 +380,64 @@ class ChoiceExercise(_Exercise):
     options = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(
-        self, prompt: str, options: Mapping[str, str], *, correct: str, solution_html: str
+        self,
+        prompt: str,
+        options: Mapping[str, str],
+        *,
+        correct: str,
+        solution_html: str,
+        lang: str | None = None,
+        key: str | None = None,
     ) -> None:
+        lang = widget_language(lang)
         if correct not in options:
-            raise ValueError(f"correct={correct!r} is not one of the options {list(options)}.")
+            raise ValueError(
+                tr(
+                    "correct={correct!r} is not one of the options {options}.",
+                    lang=lang,
+                    correct=correct,
+                    options=list(options),
+                )
+            )
         self.replies = dict(options)
         self.correct = correct
-        super().__init__(prompt, solution_html, options=list(options))
+        super().__init__(prompt, solution_html, lang=lang, key=key, options=list(options))
 
     @traitlets.validate("options")
     def _check_options(self, proposal: traitlets.Bunch) -> list[str]:
         options = list(proposal.value)
         if not options or len(set(options)) != len(options) or "" in options:
             raise traitlets.TraitError(
-                f"options must be distinct, non-empty labels, at least one; got {options!r}."
+                tr(
+                    "options must be distinct, non-empty labels, at least one; got {options!r}.",
+                    lang=self.lang,
+                    options=options,
+                )
             )
         return options
 
     @traitlets.validate("answer")
     def _check_answer(self, proposal: traitlets.Bunch) -> str:
         if proposal.value and proposal.value not in self.options:
-            known = ", ".join(map(repr, self.options))
             raise traitlets.TraitError(
-                f"answer must be one of {known} (or '' for none); got {proposal.value!r}."
+                tr(
+                    "answer must be one of {options} (or '' for none); got {answer!r}.",
+                    lang=self.lang,
+                    options=", ".join(map(repr, self.options)),
+                    answer=proposal.value,
+                )
             )
         return proposal.value
 
     def check(self, answer: Any) -> Feedback:
         """Judge a chosen option."""
         if answer is None or answer == "":
-            return Feedback("empty", "Choose one of the options.")
+            return Feedback("empty", tr("Choose one of the options.", lang=self.lang))
         if answer not in self.replies:
-            return Feedback("incorrect", f"Choose one of: {', '.join(self.replies)}.")
+            options = ", ".join(self.replies)
+            return Feedback(
+                "incorrect", tr("Choose one of: {options}.", lang=self.lang, options=options)
+            )
         if answer == self.correct:
             return Feedback("correct", self.replies[answer])
         return Feedback("incorrect", self.replies[answer], answer)
@@ -294,6 +458,8 @@ class ArrangeExercise(_Exercise):
     n_results, n_relevant_items : int
         The list's length and how many of its results are relevant; R equals the
         relevant results (none is missed).
+    lang : {"en", "zh"}, optional
+        The language of the board, the verdicts and the solution; default the current one.
 
     Examples
     --------
@@ -309,27 +475,46 @@ class ArrangeExercise(_Exercise):
     board = traitlets.Instance(RankingList).tag(sync=True, **ipywidgets.widget_serialization)
 
     def __init__(
-        self, prompt: str, targets: Mapping[str, float], n_results: int, n_relevant_items: int
+        self,
+        prompt: str,
+        targets: Mapping[str, float],
+        n_results: int,
+        n_relevant_items: int,
+        *,
+        lang: str | None = None,
+        key: str | None = None,
     ) -> None:
-        self.targets = {parse_measure(name).name: float(value) for name, value in targets.items()}
-        self.n_results = as_k(n_results, name="n_results")
-        if not 0 < n_relevant_items <= self.n_results:
-            raise ValueError(
-                f"n_relevant_items must be between 1 and n_results={self.n_results}; "
-                f"got {n_relevant_items}."
+        self.lang = lang = widget_language(lang)
+        with language(lang):
+            self.targets = {
+                parse_measure(name).name: float(value) for name, value in targets.items()
+            }
+            self.n_results = as_k(n_results, name="n_results")
+            if not 0 < n_relevant_items <= self.n_results:
+                raise ValueError(
+                    tr(
+                        "n_relevant_items must be between 1 and n_results={n_results}; "
+                        "got {value}.",
+                        n_results=self.n_results,
+                        value=n_relevant_items,
+                    )
+                )
+            self.n_relevant_items = n_relevant_items
+            start = [0] * (self.n_results - n_relevant_items) + [1] * n_relevant_items
+            solution = self.solve()
+            solution_html = (
+                tr(
+                    "One arrangement that works (found by trying all of them): "
+                    "<code>{solution}</code>",
+                    solution=solution,
+                )
+                + trace_html(trace_ap(solution), caption=str(explain_ap(solution)))
+                if solution
+                else tr("No arrangement reaches every target exactly.")
             )
-        self.n_relevant_items = n_relevant_items
-        start = [0] * (self.n_results - n_relevant_items) + [1] * n_relevant_items
-        solution = self.solve()
-        solution_html = (
-            "One arrangement that works (found by trying all of them): "
-            f"<code>{solution}</code>"
-            + trace_html(trace_ap(solution), caption=str(explain_ap(solution)))
-            if solution
-            else "No arrangement reaches every target exactly."
-        )
-        board = RankingList(start, compact=True, query_name="Drag the results, then Check")
-        super().__init__(prompt, solution_html, board=board)
+            query_name = tr("Drag the results, then Check")
+        board = RankingList(start, compact=True, query_name=query_name, lang=lang)
+        super().__init__(prompt, solution_html, lang=lang, key=key, board=board)
         board.observe(self._clear, names="items")
 
     def _current(self) -> list[int]:
@@ -340,20 +525,33 @@ class ArrangeExercise(_Exercise):
 
     def check(self, labels: Sequence[int | bool] | None = None) -> Feedback:
         """Judge an arrangement (default: the board's current order)."""
-        y = as_labels(self.board.labels if labels is None else labels).astype(int).tolist()
-        if len(y) != self.n_results or sum(y) != self.n_relevant_items:
-            return Feedback(
-                "incorrect",
-                f"Use {self.n_results} results of which {self.n_relevant_items} are relevant; "
-                f"got {len(y)} results with {sum(y)} relevant.",
+        with language(self.lang):
+            y = as_labels(self.board.labels if labels is None else labels).astype(int).tolist()
+            if len(y) != self.n_results or sum(y) != self.n_relevant_items:
+                return Feedback(
+                    "incorrect",
+                    tr(
+                        "Use {n_results} results of which {n_relevant} are relevant; "
+                        "got {n_got} results with {n_got_relevant} relevant.",
+                        n_results=self.n_results,
+                        n_relevant=self.n_relevant_items,
+                        n_got=len(y),
+                        n_got_relevant=sum(y),
+                    ),
+                )
+            scores = self._scores(y)
+            report = ", ".join(
+                tr(
+                    "{name} = {score:.4f} (target {target:g})",
+                    name=name,
+                    score=scores[name],
+                    target=t,
+                )
+                for name, t in self.targets.items()
             )
-        scores = self._scores(y)
-        report = ", ".join(
-            f"{name} = {scores[name]:.4f} (target {t:g})" for name, t in self.targets.items()
-        )
-        if all(abs(scores[name] - t) <= 1e-12 for name, t in self.targets.items()):
-            return Feedback("correct", f"Correct: {report}.")
-        return Feedback("incorrect", f"Not yet: {report}.")
+            if all(abs(scores[name] - t) <= 1e-12 for name, t in self.targets.items()):
+                return Feedback("correct", tr("Correct: {report}.", report=report))
+            return Feedback("incorrect", tr("Not yet: {report}.", report=report))
 
     def solve(self) -> list[int] | None:
         """The first arrangement (in rank order of the relevant results) meeting every target."""
@@ -371,13 +569,20 @@ def ap_exercise(
     k: int | None = None,
     prompt: str | None = None,
     decimals: int = 4,
+    lang: str | None = None,
+    key: str | None = None,
 ) -> NumberExercise:
     """An exercise: compute AP (or AP@k) of a list, with feedback on the classic mistakes.
 
     Recognises dividing by the retrieved hits instead of R, dividing AP@k by the
     hits in the top k, using the final hit count in every numerator (article
     001's 0.48), dividing by the list's length, and averaging P@i over every
-    rank. Introduced in ``03_average_precision_by_hand``.
+    rank. Introduced in ``03_average_precision_by_hand``. ``lang`` is the
+    language of the default prompt, the solution and the verdicts (default: the
+    current one). ``key`` (``"03.2"``) records each check in the learner's
+    progress and, once :func:`mapteach.learner` names a learner, gives that
+    learner a ranking of their own: the same length, relevant results, R and
+    cutoff, with the same mistakes recognised (see :func:`variant_labels`).
 
     Examples
     --------
@@ -388,36 +593,57 @@ def ap_exercise(
     >>> exercise.check("0.2815").correct, exercise.check("0.28").status
     (True, 'incomplete')
     """
-    answer = average_precision(labels, n_relevant=n_relevant, k=k)
-    name = "AP" if k is None else f"AP@{k}"
-    wrong = [
-        (m.name, m.compute(labels, n_relevant=n_relevant, k=k), m.explanation)
-        for m in AP_MISCONCEPTIONS
-        if m.applies(k)
-    ]
-    table = trace_ap(labels, n_relevant=n_relevant, k=k)
-    explanation = explain_table(table)
-    default = (
-        f"Ranked labels <code>{as_labels(labels).astype(int).tolist()}</code>, "
-        f"R = {table.attrs['n_relevant']}. What is {name}? "
-        f"Give {decimals} decimals or a fraction."
+    lang = widget_language(lang)
+    [labels], prompt = _variant(
+        [labels], prompt, key, lambda y: _ap_wrong(y, n_relevant, k), decimals, k
     )
+    with language(lang):
+        answer = average_precision(labels, n_relevant=n_relevant, k=k)
+        name = "AP" if k is None else f"AP@{k}"
+        wrong = [
+            (m.name, m.compute(labels, n_relevant=n_relevant, k=k), m.explanation)
+            for m in AP_MISCONCEPTIONS
+            if m.applies(k)
+        ]
+        table = trace_ap(labels, n_relevant=n_relevant, k=k)
+        explanation = explain_table(table)
+        default = tr(
+            "Ranked labels <code>{labels}</code>, R = {r}. What is {measure}? "
+            "Give {decimals} decimals or a fraction.",
+            labels=as_labels(labels).astype(int).tolist(),
+            r=table.attrs["n_relevant"],
+            measure=name,
+            decimals=decimals,
+        )
+        solution = (
+            trace_html(table, caption=str(explanation)) + f"<p>{escape(explanation.note)}</p>"
+        )
+        hint = N_("Trace it rank by rank, or open the solution.")
     return NumberExercise(
         prompt or default,
         answer,
         wrong,
-        trace_html(table, caption=str(explanation)) + f"<p>{escape(explanation.note)}</p>",
+        solution,
         decimals=decimals,
-        hint="Trace it rank by rank, or open the solution.",
+        hint=hint,
+        lang=lang,
+        key=key,
     )
 
 
 def precision_exercise(
-    labels: Sequence[int | bool], k: int, *, n_relevant: int | None = None, decimals: int = 4
+    labels: Sequence[int | bool],
+    k: int,
+    *,
+    n_relevant: int | None = None,
+    decimals: int = 4,
+    lang: str | None = None,
+    key: str | None = None,
 ) -> NumberExercise:
     """An exercise: compute P@k, recognising recall, a short list and hits below rank k.
 
-    Introduced in ``02_precision_and_recall_at_k``.
+    Introduced in ``02_precision_and_recall_at_k``. ``lang`` is the language of
+    the prompt, the solution and the verdicts (default: the current one).
 
     Examples
     --------
@@ -426,22 +652,45 @@ def precision_exercise(
     >>> exercise.check("2/3").misconception  # divided by the 3 results, not by k = 5
     "divided by the list's length"
     """
-    answer = precision_at_k(labels, k)
-    wrong = [
-        (m.name, m.compute(labels, n_relevant=n_relevant, k=k), m.explanation)
-        for m in PRECISION_MISCONCEPTIONS
-    ]
-    y = as_labels(labels).astype(int).tolist()
-    r = "" if n_relevant is None else f" The query has R = {n_relevant} relevant results."
-    hits = sum(y[:k])
-    solution = (
-        f"<p>The top {k} hold {hits} relevant results, so "
-        f"P@{k} = {hits}/{k} = {answer:.{decimals}f}.</p>"
+    lang = widget_language(lang)
+    [labels], _ = _variant(
+        [labels], None, key, lambda y: _precision_wrong(y, n_relevant, k), decimals, k
     )
-    prompt = (
-        f"Ranked labels <code>{y}</code>.{r} What is P@{k}? Give {decimals} decimals or a fraction."
+    with language(lang):
+        answer = precision_at_k(labels, k)
+        wrong = [
+            (m.name, m.compute(labels, n_relevant=n_relevant, k=k), m.explanation)
+            for m in PRECISION_MISCONCEPTIONS
+        ]
+        y = as_labels(labels).astype(int).tolist()
+        hits = sum(y[:k])
+        solution = tr(
+            "The top {k} hold {hits} relevant results, so P@{k} = {hits}/{k} = {value}.",
+            k=k,
+            hits=hits,
+            value=f"{answer:.{decimals}f}",
+        )
+        prompt = (
+            tr(
+                "Ranked labels <code>{labels}</code>. What is P@{k}? "
+                "Give {decimals} decimals or a fraction.",
+                labels=y,
+                k=k,
+                decimals=decimals,
+            )
+            if n_relevant is None
+            else tr(
+                "Ranked labels <code>{labels}</code>. The query has R = {r} relevant results. "
+                "What is P@{k}? Give {decimals} decimals or a fraction.",
+                labels=y,
+                r=n_relevant,
+                k=k,
+                decimals=decimals,
+            )
+        )
+    return NumberExercise(
+        prompt, answer, wrong, f"<p>{solution}</p>", decimals=decimals, lang=lang, key=key
     )
-    return NumberExercise(prompt, answer, wrong, solution, decimals=decimals)
 
 
 def map_exercise(
@@ -450,10 +699,13 @@ def map_exercise(
     n_relevant: Sequence[int | None] | None = None,
     prompt: str | None = None,
     decimals: int = 4,
+    lang: str | None = None,
+    key: str | None = None,
 ) -> NumberExercise:
     """An exercise: compute MAP over queries, recognising a skipped empty query.
 
-    Introduced in ``04_mean_average_precision``.
+    Introduced in ``04_mean_average_precision``. ``lang`` is the language of the
+    default prompt, the solution and the verdicts (default: the current one).
 
     Examples
     --------
@@ -462,32 +714,153 @@ def map_exercise(
     >>> exercise.check("0.75").misconception  # (1 + 1/2) / 2 instead of / 3
     'skip instead of zero'
     """
-    answer = mean_average_precision(rankings, n_relevant=n_relevant)
-    wrong = [
-        (m.name, m.compute(rankings, n_relevant=n_relevant), m.explanation)
-        for m in MAP_MISCONCEPTIONS
-    ]
-    totals = list(n_relevant) if n_relevant is not None else [None] * len(rankings)
-    lines = "".join(
-        f"<li>query {i + 1}: <code>{explain_ap(y, n_relevant=r)}</code></li>"
-        for i, (y, r) in enumerate(zip(rankings, totals, strict=True))
+    lang = widget_language(lang)
+    rankings, prompt = _variant(
+        rankings, prompt, key, lambda *ys: _map_wrong(ys, n_relevant), decimals, None
     )
-    solution = (
-        f"<ul>{lines}</ul><p>MAP = the mean of these {len(rankings)} values = "
-        f"{answer:.{decimals}f}.</p>"
-    )
-    queries = "".join(
-        f"<li><code>{as_labels(y).astype(int).tolist()}</code>"
-        + ("" if r is None else f", R = {r}")
-        + "</li>"
-        for y, r in zip(rankings, totals, strict=True)
-    )
-    default = f"Queries:<ol>{queries}</ol>What is MAP? Give {decimals} decimals or a fraction."
+    with language(lang):
+        answer = mean_average_precision(rankings, n_relevant=n_relevant)
+        wrong = [
+            (m.name, m.compute(rankings, n_relevant=n_relevant), m.explanation)
+            for m in MAP_MISCONCEPTIONS
+        ]
+        totals = list(n_relevant) if n_relevant is not None else [None] * len(rankings)
+        lines = "".join(
+            "<li>"
+            + tr(
+                "query {number}: <code>{arithmetic}</code>",
+                number=i + 1,
+                arithmetic=explain_ap(y, n_relevant=r),
+            )
+            + "</li>"
+            for i, (y, r) in enumerate(zip(rankings, totals, strict=True))
+        )
+        mean = tr(
+            "MAP = the mean of these {n} values = {value}.",
+            n=len(rankings),
+            value=f"{answer:.{decimals}f}",
+        )
+        queries = "".join(
+            f"<li><code>{as_labels(y).astype(int).tolist()}</code>"
+            + ("" if r is None else f", R = {r}")
+            + "</li>"
+            for y, r in zip(rankings, totals, strict=True)
+        )
+        default = tr(
+            "Queries:<ol>{queries}</ol>What is MAP? Give {decimals} decimals or a fraction.",
+            queries=queries,
+            decimals=decimals,
+        )
+        hint = N_("Trace each query's AP first, or open the solution.")
     return NumberExercise(
         prompt or default,
         answer,
         wrong,
-        solution,
+        f"<ul>{lines}</ul><p>{mean}</p>",
         decimals=decimals,
-        hint="Trace each query's AP first, or open the solution.",
+        hint=hint,
+        lang=lang,
+        key=key,
     )
+
+
+def _ap_wrong(
+    labels: Sequence[int], n_relevant: int | None, k: int | None
+) -> tuple[float, dict[str, float]]:
+    wrong = {
+        m.name: m.compute(labels, n_relevant=n_relevant, k=k)
+        for m in AP_MISCONCEPTIONS
+        if m.applies(k)
+    }
+    return average_precision(labels, n_relevant=n_relevant, k=k), wrong
+
+
+def _precision_wrong(
+    labels: Sequence[int], n_relevant: int | None, k: int
+) -> tuple[float, dict[str, float]]:
+    wrong = {
+        m.name: m.compute(labels, n_relevant=n_relevant, k=k) for m in PRECISION_MISCONCEPTIONS
+    }
+    return precision_at_k(labels, k), wrong
+
+
+def _map_wrong(
+    rankings: Sequence[Sequence[int]], n_relevant: Sequence[int | None] | None
+) -> tuple[float, dict[str, float]]:
+    wrong = {m.name: m.compute(rankings, n_relevant=n_relevant) for m in MAP_MISCONCEPTIONS}
+    return mean_average_precision(rankings, n_relevant=n_relevant), wrong
+
+
+def _recognised(scores: tuple[float, dict[str, float]], decimals: int) -> frozenset[str]:
+    """The mistakes an exercise tells apart from the right answer at the asked precision."""
+    truth, wrong = scores
+    return frozenset(name for name, value in wrong.items() if not agrees_at(value, truth, decimals))
+
+
+def variant_labels(
+    rankings: Sequence[Sequence[int | bool]],
+    rng: random.Random,
+    scores: Any,
+    decimals: int,
+    k: int | None,
+    tries: int = 500,
+) -> list[list[int]]:
+    """Shuffle each ranking until the exercise stays as hard and as well checked.
+
+    A variant keeps each list's length and relevant results (so R and the cutoff
+    stay), keeps the number of relevant results in the top ``k`` between 1 and
+    ``k - 1`` when the original had that, differs from the original, and lets the
+    exercise recognise exactly the same mistakes (``scores(*rankings)`` returns
+    the right answer and each mistake's value). After ``tries`` misses the
+    original comes back.
+
+    >>> import random
+    >>> variant_labels([[1, 0, 1, 0, 0]], random.Random(0),
+    ...                lambda y: (sum(y[:2]) / 2, {}), 4, 2)
+    [[0, 1, 0, 0, 1]]
+    """
+    original = [as_labels(y).astype(int).tolist() for y in rankings]
+    wanted = _recognised(scores(*original), decimals)
+
+    def top_mixed(y: list[int]) -> bool:
+        return k is None or 0 < sum(y[:k]) < min(k, len(y))
+
+    mixed = [top_mixed(y) for y in original]
+    for _ in range(tries):
+        candidate = [rng.sample(y, len(y)) for y in original]
+        if candidate == original:
+            continue
+        if any(m and not top_mixed(y) for m, y in zip(mixed, candidate, strict=True)):
+            continue
+        if _recognised(scores(*candidate), decimals) == wanted:
+            return candidate
+    return original
+
+
+def _variant(
+    rankings: Sequence[Sequence[int | bool]],
+    prompt: str | None,
+    key: str | None,
+    scores: Any,
+    decimals: int,
+    k: int | None,
+) -> tuple[list[Any], str | None]:
+    """The learner's rankings and prompt (the lists as written when there is no learner).
+
+    A prompt the notebook wrote must show every list literally (``[1, 0, 1]``) for
+    the learner's lists to replace them; otherwise the exercise stays as written.
+    """
+    rng = variant_rng(key)
+    if rng is None:
+        return list(rankings), prompt
+    original = [as_labels(y).astype(int).tolist() for y in rankings]
+    if prompt is not None and not all(str(y) in prompt for y in original):
+        return list(rankings), prompt
+    variant = variant_labels(original, rng, scores, decimals, k)
+    if prompt is not None:
+        marks = [f"\x00{index}\x00" for index in range(len(original))]
+        for mark, y in zip(marks, original, strict=True):
+            prompt = prompt.replace(str(y), mark)
+        for mark, y in zip(marks, variant, strict=True):
+            prompt = prompt.replace(mark, str(y))
+    return variant, prompt

@@ -13,6 +13,8 @@ and resumes where the last one stopped.
 
 The widget's synced traits are the only state of the browser view; a click and
 :meth:`JudgingBoard.set_grade` take the same path (a change of the ``grades`` trait).
+The board speaks the language current when it is made, or its ``lang=``: the
+browser's labels come from the ``texts`` trait, filled from the message catalogue.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from typing import Any
 import anywidget
 import traitlets
 
+from mapteach.i18n import language, tr
 from mapteach.teaching.guideline import Guideline, JudgingSet, load_guideline, load_judging_set
 from mapteach.teaching.judging import CalibrationReport, calibration_report, judging_summary
 from mapteach.teaching.judgments_store import Event, append_event, read_events, replay
+from mapteach.views.render import HTML_LANG, widget_language
 
 __all__ = ["BoardStateError", "GradeError", "JudgingBoard"]
 
@@ -50,17 +54,65 @@ class GradeError(BoardStateError):
     """A grade off the board's scale, or a list of grades that does not fit its results."""
 
 
-def _check_grade(doc: str, grade: object, scale: int, *, ungraded: bool = False) -> int:
+def _check_grade(
+    doc: str, grade: object, scale: int, *, ungraded: bool = False, lang: str | None = None
+) -> int:
     """``grade`` as an int, or a GradeError naming ``doc`` if it is not on the scale 0-``scale``.
 
-    With ``ungraded=True``, ``UNGRADED`` (-1) is accepted too.
+    With ``ungraded=True``, ``UNGRADED`` (-1) is accepted too. The error speaks ``lang``.
     """
     if isinstance(grade, numbers.Integral) and not isinstance(grade, bool):
         value = int(grade)
         if 0 <= value <= scale or (ungraded and value == UNGRADED):
             return value
-    also = f" (or {UNGRADED}, ungraded)" if ungraded else ""
-    raise GradeError(f"result {doc!r}: grade {grade!r} is not on the scale 0-{scale}{also}.")
+    if ungraded:
+        raise GradeError(
+            tr(
+                "result {doc!r}: grade {grade!r} is not on the scale 0-{scale} "
+                "(or {ungraded}, ungraded).",
+                lang=lang,
+                doc=doc,
+                grade=grade,
+                scale=scale,
+                ungraded=UNGRADED,
+            )
+        )
+    raise GradeError(
+        tr(
+            "result {doc!r}: grade {grade!r} is not on the scale 0-{scale}.",
+            lang=lang,
+            doc=doc,
+            grade=grade,
+            scale=scale,
+        )
+    )
+
+
+def judging_texts(lang: str) -> dict[str, str]:
+    """Every text the judging board's browser view shows, in ``lang`` (``{names}`` kept).
+
+    >>> judging_texts("en")["progress"]
+    'query {position} of {total}; {done} of {n} results judged'
+    """
+    with language(lang):
+        return {
+            "lang": HTML_LANG[lang],
+            "query": tr("Query: {query} ({gloss})"),
+            "query_plain": tr("Query: {query}"),
+            "progress": tr("query {position} of {total}; {done} of {n} results judged"),
+            "reveal": tr("Compare with the reference judgments"),
+            "next": tr("Next query"),
+            "your_ap": tr("your AP"),
+            "reference_ap": tr("reference AP"),
+            "grade_aria": tr("Grade for result {doc}"),
+            "reason_aria": tr("Reason for result {doc}"),
+            "reason_needed": tr("reason or rule id (needed)"),
+            "reason_optional": tr("reason (optional)"),
+            "clear": tr("clear"),
+            "clear_aria": tr("Clear the grade of result {doc}"),
+            "incomplete": tr("incomplete: a grade between the ends of the scale needs a reason"),
+            "reference": tr("reference: {grade}"),
+        }
 
 
 def annotator_seed(annotator: str) -> int:
@@ -92,6 +144,13 @@ class _JudgingWidget(anywidget.AnyWidget):
     #: Which query of the set is shown (0-based); the browser's *Next query* raises it.
     position = traitlets.Int(0).tag(sync=True)
     n_queries = traitlets.Int(1).tag(sync=True)
+    #: Every label the browser view shows, in the board's language.
+    texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
+
+    def __init__(self, *, lang: str, **kwargs: Any) -> None:
+        #: The language of the board's texts and errors.
+        self.lang = lang
+        super().__init__(texts=judging_texts(lang), **kwargs)
 
     @traitlets.validate("grades")
     def _check_grades(self, proposal: traitlets.Bunch) -> list[int]:
@@ -99,16 +158,30 @@ class _JudgingWidget(anywidget.AnyWidget):
         grades = list(proposal.value)
         if len(grades) > len(docs):
             raise GradeError(
-                f"grades has {len(grades)} entries for {len(docs)} results; grade "
-                f"{grades[len(docs)]!r} at position {len(docs) + 1} has no result."
+                tr(
+                    "grades has {n_grades} entries for {n_results} results; grade {grade!r} "
+                    "at position {position} has no result.",
+                    lang=self.lang,
+                    n_grades=len(grades),
+                    n_results=len(docs),
+                    grade=grades[len(docs)],
+                    position=len(docs) + 1,
+                )
             )
         if len(grades) < len(docs):
             raise GradeError(
-                f"grades has {len(grades)} entries for {len(docs)} results; result "
-                f"{docs[len(grades)]!r} has no grade (use {UNGRADED} for ungraded)."
+                tr(
+                    "grades has {n_grades} entries for {n_results} results; result {doc!r} "
+                    "has no grade (use {ungraded} for ungraded).",
+                    lang=self.lang,
+                    n_grades=len(grades),
+                    n_results=len(docs),
+                    doc=docs[len(grades)],
+                    ungraded=UNGRADED,
+                )
             )
         return [
-            _check_grade(doc, grade, self.scale, ungraded=True)
+            _check_grade(doc, grade, self.scale, ungraded=True, lang=self.lang)
             for doc, grade in zip(docs, grades, strict=True)
         ]
 
@@ -117,7 +190,12 @@ class _JudgingWidget(anywidget.AnyWidget):
         reasons = list(proposal.value)
         if len(reasons) != len(self.items) or not all(isinstance(r, str) for r in reasons):
             raise BoardStateError(
-                f"reasons must be {len(self.items)} strings, one per result; got {reasons!r}."
+                tr(
+                    "reasons must be {n} strings, one per result; got {reasons!r}.",
+                    lang=self.lang,
+                    n=len(self.items),
+                    reasons=reasons,
+                )
             )
         return reasons
 
@@ -125,7 +203,12 @@ class _JudgingWidget(anywidget.AnyWidget):
     def _check_position(self, proposal: traitlets.Bunch) -> int:
         if not 0 <= proposal.value < self.n_queries:
             raise BoardStateError(
-                f"position {proposal.value} is not a query of the set (0-{self.n_queries - 1})."
+                tr(
+                    "position {position} is not a query of the set (0-{last}).",
+                    lang=self.lang,
+                    position=proposal.value,
+                    last=self.n_queries - 1,
+                )
             )
         return int(proposal.value)
 
@@ -149,9 +232,13 @@ class JudgingBoard:
         A JSON-lines file to append every change to; if it exists, the board
         resumes from it.
     guideline : Guideline, path or None
-        The judging guideline; default the package's.
+        The judging guideline; default the package's. A set or guideline loaded
+        here comes in the board's language.
     relevance_threshold : int
         The grade from which a result counts as relevant for AP and P@5.
+    lang : {"en", "zh"}, optional
+        The language of the board's labels, messages and errors; default the
+        current one, kept for the board's life.
 
     Notes
     -----
@@ -187,16 +274,27 @@ class JudgingBoard:
         save_to: str | os.PathLike | None = None,
         guideline: Guideline | str | os.PathLike | None = None,
         relevance_threshold: int = 2,
+        lang: str | None = None,
     ) -> None:
+        #: The language the board speaks, fixed when it is made.
+        self.lang = widget_language(lang)
         if not isinstance(annotator, str) or not annotator.strip():
-            raise ValueError(f"annotator must be a non-empty name; got {annotator!r}.")
+            raise ValueError(
+                tr(
+                    "annotator must be a non-empty name; got {annotator!r}.",
+                    lang=self.lang,
+                    annotator=annotator,
+                )
+            )
         self.guideline = (
-            guideline if isinstance(guideline, Guideline) else load_guideline(guideline)
+            guideline
+            if isinstance(guideline, Guideline)
+            else load_guideline(guideline, lang=self.lang)
         )
         self.judging_set = (
             judging_set
             if isinstance(judging_set, JudgingSet)
-            else load_judging_set(judging_set, guideline=self.guideline)
+            else load_judging_set(judging_set, guideline=self.guideline, lang=self.lang)
         )
         self.annotator = annotator
         self.seed = annotator_seed(annotator) if seed is None else seed
@@ -205,10 +303,12 @@ class JudgingBoard:
         self._queries = [q.query for q in self.judging_set.queries]
         #: Every judgment made so far: {query: {doc: (grade, reason)}}.
         self._judged: dict[str, dict[str, tuple[int, str]]] = {}
-        start = self._resume()
-        if query is not None:
-            start = self._queries.index(self.judging_set.find(query).query)
+        with language(self.lang):
+            start = self._resume()
+            if query is not None:
+                start = self._queries.index(self.judging_set.find(query).query)
         self.widget = _JudgingWidget(
+            lang=self.lang,
             scale=self.guideline.max_grade,
             annotator=annotator,
             n_queries=len(self._queries),
@@ -227,28 +327,7 @@ class JudgingBoard:
             return 0
         events = read_events(self.save_to)
         for line, event in events:
-            where = f"{self.save_to}, line {line} (query {event.query!r}, document {event.doc!r})"
-            if event.annotator != self.annotator:
-                raise ValueError(
-                    f"{where}: judged by {event.annotator!r}, not {self.annotator!r}; "
-                    "give each annotator a file of their own."
-                )
-            if event.guideline != self.guideline.version:
-                raise ValueError(
-                    f"{where}: judged under guideline {event.guideline!r}, not "
-                    f"{self.guideline.version!r}; start a new file for the new version."
-                )
-            try:
-                known = [r.doc for r in self.judging_set.find(event.query).results]
-            except KeyError as error:
-                raise ValueError(f"{where}: {error.args[0]}") from None
-            if event.doc not in known:
-                raise ValueError(f"{where}: the query has no such result.")
-            if event.grade is not None and event.grade > self.guideline.max_grade:
-                raise ValueError(
-                    f"{where}: grade {event.grade} is not on the scale "
-                    f"0-{self.guideline.max_grade}."
-                )
+            self._check_event(line, event)
         for query, saved in replay(events).items():
             self._judged[query] = {
                 doc: (event.grade, event.reason)
@@ -256,6 +335,51 @@ class JudgingBoard:
                 if event.grade is not None
             }
         return self._queries.index(events[-1][1].query) if events else 0
+
+    def _check_event(self, line: int, event: Event) -> None:
+        """Raise a ValueError naming the line if a saved judgment does not fit this board."""
+        where = tr(
+            "{path}, line {line} (query {query!r}, document {doc!r})",
+            path=self.save_to,
+            line=line,
+            query=event.query,
+            doc=event.doc,
+        )
+        if event.annotator != self.annotator:
+            raise ValueError(
+                tr(
+                    "{where}: judged by {judge!r}, not {annotator!r}; "
+                    "give each annotator a file of their own.",
+                    where=where,
+                    judge=event.annotator,
+                    annotator=self.annotator,
+                )
+            )
+        if event.guideline != self.guideline.version:
+            raise ValueError(
+                tr(
+                    "{where}: judged under guideline {saved!r}, not {version!r}; "
+                    "start a new file for the new version.",
+                    where=where,
+                    saved=event.guideline,
+                    version=self.guideline.version,
+                )
+            )
+        try:
+            known = [r.doc for r in self.judging_set.find(event.query).results]
+        except KeyError as error:
+            raise ValueError(f"{where}: {error.args[0]}") from None
+        if event.doc not in known:
+            raise ValueError(tr("{where}: the query has no such result.", where=where))
+        if event.grade is not None and event.grade > self.guideline.max_grade:
+            raise ValueError(
+                tr(
+                    "{where}: grade {grade} is not on the scale 0-{scale}.",
+                    where=where,
+                    grade=event.grade,
+                    scale=self.guideline.max_grade,
+                )
+            )
 
     def _save(self, doc: str, grade: int | None, reason: str) -> None:
         if self.save_to is not None:
@@ -274,9 +398,11 @@ class JudgingBoard:
         random.Random(f"{self.seed}/{current.query}").shuffle(order)
         with self.widget.hold_sync(), self.widget.hold_trait_notifications():
             self.widget.query = current.query
-            self.widget.gloss = current.gloss
+            gloss = tr(current.gloss, lang=self.lang)
+            # a gloss in the query's own language says nothing new
+            self.widget.gloss = "" if gloss == current.query else gloss
             self.widget.items = [
-                {"doc": r.doc, "text": r.text, "gloss": r.gloss, "rank": rank}
+                {"doc": r.doc, "text": r.text, "gloss": tr(r.gloss, lang=self.lang), "rank": rank}
                 for rank, r in enumerate(current.results, start=1)
             ]
             self.widget.order = order
@@ -328,8 +454,8 @@ class JudgingBoard:
                 {
                     "grade": r.grade,
                     "rule": r.rule,
-                    "reason": r.reason,
-                    "statement": self.guideline.rule(r.rule).statement,
+                    "reason": tr(r.reason, lang=self.lang),
+                    "statement": tr(self.guideline.rule(r.rule).statement, lang=self.lang),
                 }
                 for r in results
             ]
@@ -343,8 +469,13 @@ class JudgingBoard:
         docs = [item["doc"] for item in self.widget.items]
         if doc not in docs:
             raise ValueError(
-                f"query {self.widget.query!r}: no result {doc!r}; the results are "
-                f"{', '.join(docs)}."
+                tr(
+                    "query {query!r}: no result {doc!r}; the results are {docs}.",
+                    lang=self.lang,
+                    query=self.widget.query,
+                    doc=doc,
+                    docs=", ".join(docs),
+                )
             )
         return docs.index(doc)
 
@@ -352,7 +483,7 @@ class JudgingBoard:
         """Grade result ``doc`` of the current query, with ``reason``, as a click does."""
         index = self._index(doc)
         grades, reasons = list(self.widget.grades), list(self.widget.reasons)
-        grades[index] = _check_grade(doc, grade, self.widget.scale)
+        grades[index] = _check_grade(doc, grade, self.widget.scale, lang=self.lang)
         reasons[index] = reason
         with self.widget.hold_trait_notifications():
             self.widget.grades = grades
@@ -424,16 +555,37 @@ class JudgingBoard:
             f"<li>{html.escape(items[i]['text'])} <i>({html.escape(items[i]['gloss'])})</i></li>"
             for i in self.widget.order
         )
+        query, gloss = html.escape(self.widget.query), html.escape(self.widget.gloss)
+        annotator = html.escape(self.annotator)
+        heading = (
+            tr(
+                "Query: {query} ({gloss}), judged by {annotator}",
+                lang=self.lang,
+                query=query,
+                gloss=gloss,
+                annotator=annotator,
+            )
+            if gloss
+            else tr(
+                "Query: {query}, judged by {annotator}",
+                lang=self.lang,
+                query=query,
+                annotator=annotator,
+            )
+        )
         data["text/html"] = (
-            f"<p>Query: {html.escape(self.widget.query)} ({html.escape(self.widget.gloss)}), "
-            f"judged by {html.escape(self.annotator)}</p><ol>{rows}</ol>"
+            f'<div lang="{HTML_LANG[self.lang]}"><p>{heading}</p><ol>{rows}</ol></div>'
         )
         data["text/plain"] = repr(self)
         return data, metadata
 
     def __repr__(self) -> str:
-        done = self.summary["n_complete"]
-        return (
-            f"JudgingBoard({self.annotator}, query {self.widget.position + 1} of "
-            f"{self.widget.n_queries}: {done} of {len(self.widget.grades)} results judged)"
+        return tr(
+            "JudgingBoard({annotator}, query {position} of {total}: {done} of {n} results judged)",
+            lang=self.lang,
+            annotator=self.annotator,
+            position=self.widget.position + 1,
+            total=self.widget.n_queries,
+            done=self.summary["n_complete"],
+            n=len(self.widget.grades),
         )

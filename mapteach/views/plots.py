@@ -3,6 +3,10 @@
 The live board draws into an ipympl canvas and redraws only what changed
 (blitting): the axes, ticks and labels are drawn once and kept as a background
 bitmap, and each update paints the bars, curves and texts over it.
+
+Every title, axis label, legend and note is in the current language, or in the
+``lang=`` given; a Chinese figure first makes sure matplotlib has a Chinese font
+(:func:`mapteach.views.fonts.use_cjk_font`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+import matplotlib
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
@@ -22,11 +27,14 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import Polygon, Rectangle
 
+from mapteach.i18n import tr
 from mapteach.metrics import average_precision
 from mapteach.metrics._validation import as_k, as_labels
 from mapteach.metrics.curves import curve_arrays, interpolated_precision
 from mapteach.runs.compare import RunComparison
 from mapteach.teaching.pr_curve import pr_curve
+from mapteach.views.fonts import use_font_for
+from mapteach.views.render import widget_language
 
 __all__ = [
     "APBarsFigure",
@@ -147,11 +155,21 @@ class _Blitter:
             self.canvas.draw_idle()
 
 
-def _style(ax: Axes, title: str, xlabel: str, ylabel: str) -> None:
-    ax.set_title(title, fontsize=10, loc="left")
-    ax.set_xlabel(xlabel, fontsize=9)
-    ax.set_ylabel(ylabel, fontsize=9)
-    ax.tick_params(labelsize=8)
+def _language(lang: str | None) -> str:
+    """The figure's language (``lang`` or the current one), with a font that draws it."""
+    lang = widget_language(lang)
+    use_font_for(lang)
+    return lang
+
+
+def _style(ax: Axes, title: str, xlabel: str, ylabel: str, lang: str) -> None:
+    # Axes made before the Chinese font was added keep their old font list: give their
+    # texts the current one, which falls back to the Chinese font.
+    family = {"fontfamily": matplotlib.rcParams["font.family"]} if lang == "zh" else {}
+    ax.set_title(title, fontsize=10, loc="left", **family)
+    ax.set_xlabel(xlabel, fontsize=9, **family)
+    ax.set_ylabel(ylabel, fontsize=9, **family)
+    ax.tick_params(labelsize=8, **{f"label{key}": value for key, value in family.items()})
     ax.spines[["top", "right"]].set_visible(False)
 
 
@@ -163,16 +181,31 @@ class BoardFigure:
     live : bool, default True
         Draw into an ipympl canvas widget (``.canvas``) and blit updates; with
         False draw into a plain Agg canvas (for static pictures and tests).
+    lang : {"en", "zh"}, optional
+        The language of its titles, labels and legends; default the current one.
     """
 
-    def __init__(self, *, live: bool = True) -> None:
+    def __init__(self, *, live: bool = True, lang: str | None = None) -> None:
+        self.lang = lang = _language(lang)
         self.figure = Figure(figsize=(7.6, 2.8), dpi=96)
         self.figure.subplots_adjust(left=0.07, right=0.98, bottom=0.17, top=0.82, wspace=0.25)
         self.ax_precision, self.ax_pr = self.figure.subplots(1, 2)
         self._blit = _Blitter(self.figure, live)
         self.canvas = self._blit.canvas
-        _style(self.ax_precision, "P@k at every rank (green: relevant)", "rank k", "P@k")
-        _style(self.ax_pr, "Precision-recall curve", "recall", "precision")
+        _style(
+            self.ax_precision,
+            tr("P@k at every rank (green: relevant)", lang=lang),
+            tr("rank k", lang=lang),
+            "P@k",
+            lang,
+        )
+        _style(
+            self.ax_pr,
+            tr("Precision-recall curve", lang=lang),
+            tr("recall", lang=lang),
+            tr("precision", lang=lang),
+            lang,
+        )
         self.ax_precision.set_ylim(0, 1.05)
         self.ax_pr.set(xlim=(0, 1.02), ylim=(0, 1.05))
         add = self._blit.add
@@ -188,13 +221,21 @@ class BoardFigure:
         # the optional entry is the top row of a legend anchored below: hidden, it leaves no gap
         self.pr_legend = self.ax_pr.legend(
             [self.interpolated, self.sawtooth, self.area],
-            ["interpolated", "precision after each rank", "shaded area = AP"],
+            [
+                tr("interpolated", lang=lang),
+                tr("precision after each rank", lang=lang),
+                tr("shaded area = AP", lang=lang),
+            ],
             fontsize=7,
             loc="lower left",
             frameon=False,
         )
         self.cutoff_legend = self.ax_precision.legend(
-            [self.cutoff], ["cutoff k"], fontsize=7, loc="upper right", frameon=False
+            [self.cutoff],
+            [tr("cutoff k", lang=lang)],
+            fontsize=7,
+            loc="upper right",
+            frameon=False,
         )
         self._legend_shows: tuple[bool, bool] | None = None
         self._length = -1
@@ -273,15 +314,24 @@ class APBarsFigure:
         Query names, one bar each.
     live : bool, default True
         Draw into an ipympl canvas widget (``.canvas``) rather than plain Agg.
+    lang : {"en", "zh"}, optional
+        The language of its title and labels; default the current one.
     """
 
-    def __init__(self, names: Sequence[str], *, live: bool = True) -> None:
+    def __init__(self, names: Sequence[str], *, live: bool = True, lang: str | None = None) -> None:
+        self.lang = lang = _language(lang)
         self.figure = Figure(figsize=(4.6, 2.8), dpi=100)
         self.figure.subplots_adjust(left=0.14, right=0.97, bottom=0.16, top=0.86)
         self.ax = self.figure.subplots()
         self._blit = _Blitter(self.figure, live)
         self.canvas = self._blit.canvas
-        _style(self.ax, "AP per query; the line is MAP", "query", "AP")
+        _style(
+            self.ax,
+            tr("AP per query; the line is MAP", lang=lang),
+            tr("query", lang=lang),
+            "AP",
+            lang,
+        )
         self.ax.set_ylim(0, 1.12)
         positions = np.arange(len(names))
         self.ax.set_xticks(positions, list(names))
@@ -309,6 +359,7 @@ def plot_pr_curve(
     n_relevant: int | None = None,
     interpolated: bool = True,
     ax: Axes | None = None,
+    lang: str | None = None,
 ) -> Axes:
     """Draw the saw-tooth PR curve, AP as the shaded area, and the interpolated curve.
 
@@ -324,6 +375,8 @@ def plot_pr_curve(
         Also draw the interpolated precision (best precision at this recall or higher).
     ax : matplotlib Axes, optional
         Where to draw; default: a new figure.
+    lang : {"en", "zh"}, optional
+        The language of the title, labels and legend; default the current one.
 
     Returns
     -------
@@ -338,6 +391,7 @@ def plot_pr_curve(
     """
     curve = pr_curve(labels, n_relevant=n_relevant)
     hits = curve[curve["relevant"]]
+    lang = _language(lang)
     if ax is None:
         ax = Figure(figsize=(4.5, 3.2)).subplots()
     ap = average_precision(labels, n_relevant=n_relevant)
@@ -350,7 +404,7 @@ def plot_pr_curve(
         marker="o",
         ms=3,
         lw=1.2,
-        label="precision after each rank",
+        label=tr("precision after each rank", lang=lang),
     )
     if interpolated:
         ax.plot(
@@ -359,7 +413,7 @@ def plot_pr_curve(
             color=ACCENT,
             lw=1.5,
             drawstyle="steps-pre",
-            label="interpolated precision",
+            label=tr("interpolated precision", lang=lang),
         )
     area = _area_polygon(hits["recall"].to_numpy(), hits["precision"].to_numpy())
     ax.add_patch(
@@ -369,17 +423,27 @@ def plot_pr_curve(
             color=RELEVANT,
             alpha=0.22,
             lw=0,
-            label=f"AP = {ap:.4f} (shaded area)",
+            label=tr("AP = {ap:.4f} (shaded area)", lang=lang, ap=ap),
         )
     )
-    _style(ax, "Precision-recall curve", "recall", "precision")
+    _style(
+        ax,
+        tr("Precision-recall curve", lang=lang),
+        tr("recall", lang=lang),
+        tr("precision", lang=lang),
+        lang,
+    )
     ax.set(xlim=(0, 1.02), ylim=(0, 1.12))
     ax.legend(fontsize=8, loc="lower left")
     return ax
 
 
 def plot_precision_at_k(
-    labels: Sequence[int | bool], *, k: int | None = None, ax: Axes | None = None
+    labels: Sequence[int | bool],
+    *,
+    k: int | None = None,
+    ax: Axes | None = None,
+    lang: str | None = None,
 ) -> Axes:
     """Bars of P@k at every rank k, relevant ranks in green, an optional cutoff line.
 
@@ -395,6 +459,7 @@ def plot_precision_at_k(
     y = as_labels(labels)
     if k is not None:
         k = as_k(k)
+    lang = _language(lang)
     if ax is None:
         ax = Figure(figsize=(4.5, 2.8)).subplots()
     _, precision = curve_arrays(y, int(y.sum()))
@@ -403,15 +468,29 @@ def plot_precision_at_k(
     for rank, value in zip(ranks, precision, strict=True):
         ax.text(float(rank), value + 0.02, f"{value:.2f}", ha="center", fontsize=7)
     if k is not None:
-        ax.axvline(k + 0.5, color=ACCENT, ls="--", lw=1.2, label=f"cutoff k = {k}")
+        ax.axvline(
+            k + 0.5, color=ACCENT, ls="--", lw=1.2, label=tr("cutoff k = {k}", lang=lang, k=k)
+        )
         ax.legend(fontsize=7, loc="upper right", frameon=False)
-    _style(ax, "P@k at every rank (green: relevant)", "rank k", "P@k")
+    _style(
+        ax,
+        tr("P@k at every rank (green: relevant)", lang=lang),
+        tr("rank k", lang=lang),
+        "P@k",
+        lang,
+    )
     ax.set_xticks(ranks)
     ax.set_ylim(0, 1.12)
     return ax
 
 
-def plot_ap_bars(aps: Sequence[float], names: Sequence[str], *, ax: Axes | None = None) -> Axes:
+def plot_ap_bars(
+    aps: Sequence[float],
+    names: Sequence[str],
+    *,
+    ax: Axes | None = None,
+    lang: str | None = None,
+) -> Axes:
     """Bar chart of per-query AP with MAP, their mean, as a horizontal line.
 
     Introduced in ``04_mean_average_precision``.
@@ -424,6 +503,8 @@ def plot_ap_bars(aps: Sequence[float], names: Sequence[str], *, ax: Axes | None 
         The queries' names, aligned with ``aps``.
     ax : matplotlib Axes, optional
         Where to draw; default: a new figure.
+    lang : {"en", "zh"}, optional
+        The language of the title and labels; default the current one.
 
     Returns
     -------
@@ -441,28 +522,44 @@ def plot_ap_bars(aps: Sequence[float], names: Sequence[str], *, ax: Axes | None 
     >>> ax.get_legend_handles_labels()[1]  # (0.8056 + 0.5556 + 0.3194) / 3
     ['MAP = 0.5602']
     """
+    lang = widget_language(lang)
     values = np.asarray(aps, dtype=float)
     if values.size == 0 or values.size != len(names):
         raise ValueError(
-            f"aps and names must have the same, non-zero length; got {values.size} APs "
-            f"and {len(names)} names."
+            tr(
+                "aps and names must have the same, non-zero length; got {n_aps} APs "
+                "and {n_names} names.",
+                lang=lang,
+                n_aps=values.size,
+                n_names=len(names),
+            )
         )
     bad = np.flatnonzero(~((values >= 0) & (values <= 1)))
     if bad.size:
-        raise ValueError(f"aps[{bad[0]}] is {values[bad[0]]}; an AP lies in [0, 1].")
+        raise ValueError(
+            tr(
+                "aps[{index}] is {value}; an AP lies in [0, 1].",
+                lang=lang,
+                index=bad[0],
+                value=values[bad[0]],
+            )
+        )
+    use_font_for(lang)
     if ax is None:
         ax = Figure(figsize=(4.6, 2.8)).subplots()
     mean = float(values.mean())
     ax.bar(range(values.size), values, color=RELEVANT, width=0.7)
     ax.set_xticks(range(values.size), list(names))
     ax.axhline(mean, color=ACCENT, lw=1.5, label=f"MAP = {mean:.4f}")
-    _style(ax, "AP per query; the line is MAP", "query", "AP")
+    _style(ax, tr("AP per query; the line is MAP", lang=lang), tr("query", lang=lang), "AP", lang)
     ax.set_ylim(0, 1.12)
     ax.legend(fontsize=8, loc="upper right")
     return ax
 
 
-def plot_deltas(comparison: RunComparison, *, ax: Axes | None = None) -> Axes:
+def plot_deltas(
+    comparison: RunComparison, *, ax: Axes | None = None, lang: str | None = None
+) -> Axes:
     """Per-query deltas of a run comparison, sorted: green where B is better, red where worse.
 
     Introduced in ``11_evaluate_your_own_run``.
@@ -477,12 +574,19 @@ def plot_deltas(comparison: RunComparison, *, ax: Axes | None = None) -> Axes:
     >>> len(plot_deltas(compare_runs(qrels, a, b)).patches)  # one bar per query
     2
     """
+    lang = _language(lang)
     if ax is None:
         ax = Figure(figsize=(6, 2.8)).subplots()
     measure = comparison.measure
     delta = comparison.per_query["delta"].sort_values(ascending=False).to_numpy()
     ax.bar(np.arange(delta.size), delta, width=0.9, color=np.where(delta >= 0, RELEVANT, ACCENT))
     ax.axhline(0, color="#333333", lw=0.8)
-    _style(ax, f"{measure}: B minus A, per query (sorted)", "queries", f"delta {measure}")
+    _style(
+        ax,
+        tr("{measure}: B minus A, per query (sorted)", lang=lang, measure=measure),
+        tr("queries", lang=lang),
+        tr("delta {measure}", lang=lang, measure=measure),
+        lang,
+    )
     ax.set_xticks([])
     return ax

@@ -4,6 +4,10 @@
 traits are the only state. ``RankingBoard`` puts one list beside its trace table
 and above its plots; ``MultiQueryBoard`` shows several lists and their MAP.
 Introduced in ``06_playground``.
+
+Each board speaks the language current when it is made, or its ``lang=``, and keeps
+it: every label, heading, announcement and static picture. The browser's texts
+come from the ``texts`` trait, filled from the message catalogue.
 """
 
 from __future__ import annotations
@@ -21,12 +25,13 @@ import ipywidgets
 import numpy as np
 import traitlets
 
+from mapteach.i18n import language, tr
 from mapteach.metrics import average_precision
 from mapteach.metrics._validation import as_labels, as_n_relevant
 from mapteach.teaching.examples import EXAMPLES, MapExample, RankingExample, get_example
 from mapteach.teaching.trace import explain_table, trace_ap
 from mapteach.views.plots import APBarsFigure, BoardFigure, figure_png
-from mapteach.views.render import trace_html
+from mapteach.views.render import HTML_LANG, trace_html, widget_language
 
 __all__ = ["MultiQueryBoard", "RankingBoard", "RankingError", "RankingList", "Readout"]
 
@@ -41,6 +46,41 @@ PRESETS: tuple[tuple[str, str], ...] = tuple(
 )
 
 
+def list_texts(lang: str) -> dict[str, str]:
+    """Every text the ranking list's browser view shows, in ``lang`` (``{names}`` kept).
+
+    The view fills the ``{placeholders}`` itself, as :func:`mapteach.i18n.tr` would.
+
+    >>> list_texts("en")["moved"]
+    'Moved {title} to rank {rank} of {n}.'
+    """
+    with language(lang):
+        return {
+            "lang": HTML_LANG[lang],
+            "help": tr(
+                "Drag a result, or focus it and press Alt+Arrow Up/Down to move it. "
+                "Click it or press Space to mark it relevant."
+            ),
+            "example": tr("Example"),
+            "example_aria": tr("Load a worked example"),
+            "reset": tr("Reset"),
+            "reset_title": tr("Back to the example last chosen: its ranking, R, cutoff and curve"),
+            "reset_done": tr("Reset to the example's ranking."),
+            "missed": tr("Missed relevant"),
+            "missed_aria": tr("Relevant documents the system never retrieved"),
+            "cutoff": tr("Cutoff k"),
+            "cutoff_aria": tr("Cutoff k (0 for the whole list)"),
+            "interpolated": tr("Interpolated curve"),
+            "list_aria": tr("Ranked results"),
+            "item_relevant": tr("Rank {rank}: {title}, relevant"),
+            "item_not_relevant": tr("Rank {rank}: {title}, not relevant"),
+            "moved": tr("Moved {title} to rank {rank} of {n}."),
+            "now_relevant": tr("{title} at rank {rank} is now relevant."),
+            "now_not_relevant": tr("{title} at rank {rank} is now not relevant."),
+            "r_missed": tr("R = {r} ({missed} relevant never retrieved)"),
+        }
+
+
 class RankingError(traitlets.TraitError, ValueError):
     """An invalid list, count or preset for a :class:`RankingList`.
 
@@ -49,28 +89,52 @@ class RankingError(traitlets.TraitError, ValueError):
     """
 
 
-def _single_query(name: str) -> RankingExample:
+def _single_query(name: str, lang: str | None = None) -> RankingExample:
     example = get_example(name)
     if not isinstance(example, RankingExample):
-        raise ValueError(f"{name!r} has several queries; show it with MultiQueryBoard.")
+        raise ValueError(
+            tr("{name!r} has several queries; show it with MultiQueryBoard.", lang=lang, name=name)
+        )
     return example
 
 
 def _bar_label(title: str) -> str:
-    """A title's lead, before any colon, short enough to go under a bar (``"Query A"``)."""
-    return textwrap.shorten(title.partition(":")[0], width=28, placeholder="…")
+    """A title's lead, before any colon, short enough to go under a bar (``"Query A"``).
+
+    >>> _bar_label("Query A: relevant near the top"), _bar_label("查询 A：相关结果靠前")
+    ('Query A', '查询 A')
+    """
+    lead = title.partition(":")[0].partition("：")[0]
+    return textwrap.shorten(lead, width=28, placeholder="…")
+
+
+def _doc_title(doc: str, lang: str | None) -> str:
+    """A result's default title: ``doc 3`` for the id ``d3``, else the id itself."""
+    number = doc[1:]
+    return (
+        tr("doc {number}", lang=lang, number=number) if doc[:1] == "d" and number.isdigit() else doc
+    )
 
 
 def _items(
-    labels: Sequence[int | bool], titles: Sequence[str] | None, docs: Sequence[str] | None
+    labels: Sequence[int | bool],
+    titles: Sequence[str] | None,
+    docs: Sequence[str] | None,
+    lang: str | None = None,
 ) -> list[dict[str, Any]]:
     y = as_labels(labels)
     docs = list(docs) if docs else [f"d{rank}" for rank in range(1, y.size + 1)]
-    titles = list(titles) if titles else [f"doc {doc.lstrip('d')}" for doc in docs]
+    titles = list(titles) if titles else [_doc_title(doc, lang) for doc in docs]
     if not len(docs) == len(titles) == y.size:
         raise ValueError(
-            f"labels, titles and docs must have one entry per result; got {y.size} labels, "
-            f"{len(titles)} titles and {len(docs)} docs."
+            tr(
+                "labels, titles and docs must have one entry per result; got {n_labels} labels, "
+                "{n_titles} titles and {n_docs} docs.",
+                lang=lang,
+                n_labels=y.size,
+                n_titles=len(titles),
+                n_docs=len(docs),
+            )
         )
     return [
         {"doc": str(doc), "title": str(title), "relevant": bool(label)}
@@ -110,13 +174,17 @@ class RankingList(anywidget.AnyWidget):
         Hide the controls (used in the multi-query board).
     query_name : str, optional
         Shown above the list.
+    lang : {"en", "zh"}, optional
+        The language of every text the list shows (default the current one); kept
+        for the widget's life, whatever :func:`mapteach.set_language` says later.
 
     Notes
     -----
     ``heading`` is the text shown above the list: ``query_name``, marked
     "(edited)" once the ranking or its R differs from the preset it was loaded
     from; the preset menu then shows "custom ranking" (``preset == ""``), and
-    choosing the preset again, or :meth:`reset`, restores it.
+    choosing the preset again, or :meth:`reset`, restores it. ``texts`` holds the
+    browser view's labels and announcements in the list's language.
 
     Examples
     --------
@@ -142,6 +210,7 @@ class RankingList(anywidget.AnyWidget):
     compact = traitlets.Bool(False).tag(sync=True)
     query_name = traitlets.Unicode("").tag(sync=True)
     heading = traitlets.Unicode("", read_only=True).tag(sync=True)
+    texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
 
     def __init__(
         self,
@@ -154,15 +223,20 @@ class RankingList(anywidget.AnyWidget):
         interpolated: bool = False,
         compact: bool = False,
         query_name: str = "",
+        lang: str | None = None,
         **kwargs: Any,
     ) -> None:
-        items = _items(labels, titles, docs)
+        #: The language the list speaks, fixed when it is made.
+        self.lang = widget_language(lang)
+        items = _items(labels, titles, docs, self.lang)
         hits = sum(item["relevant"] for item in items)
+        with language(self.lang):
+            n_unretrieved = as_n_relevant(n_relevant, hits) - hits
         self._origin = _Origin(
             preset="",
             query_name=query_name,
             items=tuple(items),
-            n_unretrieved=as_n_relevant(n_relevant, hits) - hits,
+            n_unretrieved=n_unretrieved,
             k=k or 0,
             interpolated=interpolated,
         )
@@ -174,9 +248,19 @@ class RankingList(anywidget.AnyWidget):
             interpolated=interpolated,
             compact=compact,
             query_name=query_name,
-            presets=[] if compact else [["", "— custom ranking —"], *map(list, PRESETS)],
+            presets=[] if compact else self._menu(),
+            texts=list_texts(self.lang),
             **kwargs,
         )
+
+    def _menu(self) -> list[list[str]]:
+        """The preset menu's entries, [name, title], in the list's language."""
+        custom = ["", tr("— custom ranking —", lang=self.lang)]
+        entries = [
+            [name, f"{EXAMPLES[name].article} · {tr(EXAMPLES[name].title, lang=self.lang)}"]
+            for name, _ in PRESETS
+        ]
+        return [custom, *entries]
 
     @classmethod
     def from_example(cls, name: str, **kwargs: Any) -> RankingList:
@@ -188,39 +272,64 @@ class RankingList(anywidget.AnyWidget):
     @traitlets.validate("items")
     def _check_items(self, proposal: traitlets.Bunch) -> list[dict[str, Any]]:
         seen: dict[str, int] = {}
-        for index, item in enumerate(proposal.value):
-            if not isinstance(item, dict) or {"doc", "title", "relevant"} - set(item):
-                raise RankingError(
-                    f"items[{index}] must be a dict with keys 'doc', 'title' and 'relevant'; "
-                    f"got {item!r}."
-                )
-            if not isinstance(item["doc"], str) or not item["doc"]:
-                raise RankingError(
-                    f"items[{index}]['doc'] must be a non-empty string; got {item['doc']!r}."
-                )
-            if not isinstance(item["relevant"], bool):
-                raise RankingError(
-                    f"items[{index}]['relevant'] must be True or False; got {item['relevant']!r}."
-                )
-            if item["doc"] in seen:
-                raise RankingError(
-                    f"items[{index}] has doc {item['doc']!r}, which items[{seen[item['doc']]}] "
-                    "already has; every result needs its own doc id."
-                )
-            seen[item["doc"]] = index
+        with language(self.lang):
+            for index, item in enumerate(proposal.value):
+                if not isinstance(item, dict) or {"doc", "title", "relevant"} - set(item):
+                    raise RankingError(
+                        tr(
+                            "items[{index}] must be a dict with keys 'doc', 'title' and "
+                            "'relevant'; got {item!r}.",
+                            index=index,
+                            item=item,
+                        )
+                    )
+                if not isinstance(item["doc"], str) or not item["doc"]:
+                    raise RankingError(
+                        tr(
+                            "items[{index}]['doc'] must be a non-empty string; got {doc!r}.",
+                            index=index,
+                            doc=item["doc"],
+                        )
+                    )
+                if not isinstance(item["relevant"], bool):
+                    raise RankingError(
+                        tr(
+                            "items[{index}]['relevant'] must be True or False; got {relevant!r}.",
+                            index=index,
+                            relevant=item["relevant"],
+                        )
+                    )
+                if item["doc"] in seen:
+                    raise RankingError(
+                        tr(
+                            "items[{index}] has doc {doc!r}, which items[{first}] already has; "
+                            "every result needs its own doc id.",
+                            index=index,
+                            doc=item["doc"],
+                            first=seen[item["doc"]],
+                        )
+                    )
+                seen[item["doc"]] = index
         return proposal.value
 
     @traitlets.validate("n_unretrieved", "k")
     def _check_count(self, proposal: traitlets.Bunch) -> int:
         if proposal.value < 0:
-            what = (
-                "the relevant documents never retrieved"
+            message = (
+                tr(
+                    "n_unretrieved is the relevant documents never retrieved and must be >= 0; "
+                    "got {value}.",
+                    lang=self.lang,
+                    value=proposal.value,
+                )
                 if proposal.trait.name == "n_unretrieved"
-                else "the cutoff (0 for none)"
+                else tr(
+                    "k is the cutoff (0 for none) and must be >= 0; got {value}.",
+                    lang=self.lang,
+                    value=proposal.value,
+                )
             )
-            raise RankingError(
-                f"{proposal.trait.name} is {what} and must be >= 0; got {proposal.value}."
-            )
+            raise RankingError(message)
         return proposal.value
 
     @traitlets.validate("preset")
@@ -228,8 +337,13 @@ class RankingList(anywidget.AnyWidget):
         names = [name for name, _ in PRESETS]
         if proposal.value and proposal.value not in names:
             raise RankingError(
-                f"preset {proposal.value!r} is not a single-query worked example; choose '' "
-                f"(a custom ranking) or one of: {', '.join(names)}."
+                tr(
+                    "preset {preset!r} is not a single-query worked example; choose '' "
+                    "(a custom ranking) or one of: {names}.",
+                    lang=self.lang,
+                    preset=proposal.value,
+                    names=", ".join(names),
+                )
             )
         return proposal.value
 
@@ -243,7 +357,8 @@ class RankingList(anywidget.AnyWidget):
     @traitlets.observe("items", "n_unretrieved", "query_name")
     def _show_edits(self, change: traitlets.Bunch | None = None) -> None:
         edited = self.edited
-        self.set_trait("heading", f"{self.query_name} (edited)" if edited else self.query_name)
+        heading = tr("{name} (edited)", lang=self.lang, name=self.query_name)
+        self.set_trait("heading", heading if edited else self.query_name)
         self.preset = "" if edited else self._origin.preset
 
     @traitlets.observe("preset")
@@ -285,16 +400,29 @@ class RankingList(anywidget.AnyWidget):
             if item["doc"] == doc:
                 return index
         known = ", ".join(repr(item["doc"]) for item in self.items)
-        raise ValueError(f"no result with doc {doc!r}; the list holds {known}.")
+        raise ValueError(
+            tr(
+                "no result with doc {doc!r}; the list holds {known}.",
+                lang=self.lang,
+                doc=doc,
+                known=known,
+            )
+        )
 
     def move(self, doc: str, to_rank: int) -> None:
         """Move result ``doc`` to rank ``to_rank`` (1 = top), as a drag does."""
         if isinstance(to_rank, bool) or not isinstance(to_rank, numbers.Integral):
-            raise TypeError(f"to_rank must be an integer rank; got {to_rank!r}.")
+            raise TypeError(
+                tr("to_rank must be an integer rank; got {rank!r}.", lang=self.lang, rank=to_rank)
+            )
         if not 1 <= to_rank <= len(self.items):
             raise ValueError(
-                f"to_rank must be between 1 and {len(self.items)} (the list's length); "
-                f"got {to_rank}."
+                tr(
+                    "to_rank must be between 1 and {n} (the list's length); got {rank}.",
+                    lang=self.lang,
+                    n=len(self.items),
+                    rank=to_rank,
+                )
             )
         items = list(self.items)
         items.insert(to_rank - 1, items.pop(self._rank_of(doc)))
@@ -312,11 +440,14 @@ class RankingList(anywidget.AnyWidget):
 
         The cutoff goes back to 0 (none); the interpolated-curve toggle stays as it is.
         """
-        example = _single_query(name)
+        with language(self.lang):
+            example = _single_query(name)
+            title = tr(example.title)
+            query_name = tr("Article {article} · {title}", article=example.article, title=title)
         self._origin = _Origin(
             preset=name,
-            query_name=f"Article {example.article} · {example.title}",
-            items=tuple(_items(example.labels, None, example.docs or None)),
+            query_name=query_name,
+            items=tuple(_items(example.labels, None, example.docs or None, self.lang)),
             n_unretrieved=example.n_relevant - sum(example.labels),
             k=0,
             interpolated=self.interpolated,
@@ -385,11 +516,12 @@ class Readout(anywidget.AnyWidget):
     testid = traitlets.Unicode("readout").tag(sync=True)
 
 
-def _static(picture: str, html: str, note: str) -> str:
+def _static(picture: str, html: str, note: str, lang: str) -> str:
+    alt = escape(tr("the board's initial state", lang=lang))
     return (
-        '<div class="mapteach-static">'
-        f'<p style="color:#666;font-size:12px;">{note}</p>'
-        f'<img alt="the board\'s initial state" src="{picture}" style="max-width:100%;"/>'
+        f'<div class="mapteach-static" lang="{HTML_LANG[lang]}">'
+        f'<p style="color:#666;font-size:12px;">{escape(note)}</p>'
+        f'<img alt="{alt}" src="{picture}" style="max-width:100%;"/>'
         f"{html}</div>"
     )
 
@@ -423,8 +555,9 @@ class RankingBoard(_StaticFallbackBox):
         Relevance of each result, best first. Default: article 003's query A.
     example : str, optional
         Load a worked example by name instead of ``labels``.
-    titles, docs, n_relevant, k
-        As :class:`RankingList`.
+    titles, docs, n_relevant, k, lang
+        As :class:`RankingList`; ``lang`` is the language of the trace table and
+        the plots too.
 
     Examples
     --------
@@ -446,15 +579,20 @@ class RankingBoard(_StaticFallbackBox):
         docs: Sequence[str] | None = None,
         n_relevant: int | None = None,
         k: int | None = None,
+        lang: str | None = None,
     ) -> None:
+        #: The language the board speaks, fixed when it is made.
+        self.lang = widget_language(lang)
         if example is not None:
-            self.ranking = RankingList.from_example(example)
+            self.ranking = RankingList.from_example(example, lang=self.lang)
         else:
             if labels is None:
-                default = _single_query("003_a")
+                default = _single_query("003_a", self.lang)
                 labels, n_relevant = default.labels, default.n_relevant
-            self.ranking = RankingList(labels, titles=titles, docs=docs, n_relevant=n_relevant, k=k)
-        self.plot = BoardFigure()
+            self.ranking = RankingList(
+                labels, titles=titles, docs=docs, n_relevant=n_relevant, k=k, lang=self.lang
+            )
+        self.plot = BoardFigure(lang=self.lang)
         self.trace = ipywidgets.HTML()
         self.trace.layout.margin = "0 0 0 16px"
         # the trace table goes below the list when both do not fit side by side
@@ -470,8 +608,9 @@ class RankingBoard(_StaticFallbackBox):
         return {"n_relevant": r.n_relevant, "k": r.cutoff}
 
     def _trace_html(self) -> str:
-        table = trace_ap(self.ranking.labels, **self._state())
-        return trace_html(table, caption=str(explain_table(table)))
+        with language(self.lang):
+            table = trace_ap(self.ranking.labels, **self._state())
+            return trace_html(table, caption=str(explain_table(table)))
 
     def _refresh(self, change: traitlets.Bunch | None = None) -> None:
         self.plot.update(
@@ -481,12 +620,16 @@ class RankingBoard(_StaticFallbackBox):
 
     def static_html(self) -> str:
         """A picture and the trace table of the current state, for viewers without a kernel."""
-        still = BoardFigure(live=False)
+        still = BoardFigure(live=False, lang=self.lang)
         still.update(self.ranking.labels, interpolated=self.ranking.interpolated, **self._state())
         return _static(
             figure_png(still.figure),
             self._trace_html(),
-            "A static picture of the ranking board: run the notebook to drag results around.",
+            tr(
+                "A static picture of the ranking board: run the notebook to drag results around.",
+                lang=self.lang,
+            ),
+            self.lang,
         )
 
     def __repr__(self) -> str:
@@ -503,6 +646,9 @@ class MultiQueryBoard(_StaticFallbackBox):
     ----------
     example : str, default "003_abc"
         A multi-query worked example (see :data:`mapteach.EXAMPLES`).
+    lang : {"en", "zh"}, optional
+        The language of every list, the plot and the static picture; default the
+        current one.
 
     Examples
     --------
@@ -517,17 +663,28 @@ class MultiQueryBoard(_StaticFallbackBox):
     0.6569
     """
 
-    def __init__(self, example: str = "003_abc") -> None:
+    def __init__(self, example: str = "003_abc", *, lang: str | None = None) -> None:
+        #: The language the board speaks, fixed when it is made.
+        self.lang = widget_language(lang)
         queries = get_example(example)
         if not isinstance(queries, MapExample):
-            raise ValueError(f"{example!r} is a single query; show it with RankingBoard.")
+            raise ValueError(
+                tr(
+                    "{name!r} is a single query; show it with RankingBoard.",
+                    lang=self.lang,
+                    name=example,
+                )
+            )
+        titles = [tr(q.title, lang=self.lang) for q in queries.queries]
         self.rankings = [
-            RankingList(q.labels, n_relevant=q.n_relevant, compact=True, query_name=q.title)
-            for q in queries.queries
+            RankingList(
+                q.labels, n_relevant=q.n_relevant, compact=True, query_name=title, lang=self.lang
+            )
+            for q, title in zip(queries.queries, titles, strict=True)
         ]
         self.map_readout = Readout(label="MAP", testid="map-value")
-        self._bar_labels = [_bar_label(q.title) for q in queries.queries]
-        self.plot = APBarsFigure(self._bar_labels)
+        self._bar_labels = [_bar_label(title) for title in titles]
+        self.plot = APBarsFigure(self._bar_labels, lang=self.lang)
         super().__init__(
             [
                 ipywidgets.HBox(
@@ -551,7 +708,7 @@ class MultiQueryBoard(_StaticFallbackBox):
 
     def static_html(self) -> str:
         """A picture of the per-query APs and MAP, for viewers without a kernel."""
-        still = APBarsFigure(self._bar_labels, live=False)
+        still = APBarsFigure(self._bar_labels, live=False, lang=self.lang)
         still.update(self.aps)
         rows = "".join(
             f"<li>{escape(r.query_name)} — {r.labels}, R = {r.n_relevant}, AP = {r.ap:.4f}</li>"
@@ -560,7 +717,12 @@ class MultiQueryBoard(_StaticFallbackBox):
         return _static(
             figure_png(still.figure),
             f"<ul>{rows}</ul><p>MAP = {self.map_readout.value:.4f}</p>",
-            "A static picture of the multi-query board: run the notebook to drag results around.",
+            tr(
+                "A static picture of the multi-query board: run the notebook to drag results "
+                "around.",
+                lang=self.lang,
+            ),
+            self.lang,
         )
 
     def __repr__(self) -> str:

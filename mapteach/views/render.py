@@ -11,16 +11,45 @@ from html import escape
 
 import pandas as pd
 
-from mapteach.teaching.trace import explain_table, trace_ap
+from mapteach.i18n import check_language, get_language, language, tr
+from mapteach.teaching.trace import TRACE_HEADERS, explain_table, trace_ap
 
-__all__ = ["TraceView", "show_trace", "trace_html"]
+__all__ = ["HTML_LANG", "TraceView", "show_trace", "trace_html", "widget_language"]
+
+#: The ``lang`` attribute of a widget's HTML root, per language: the browser picks the
+#: glyphs of the right script variant (Simplified Chinese) and screen readers the voice.
+HTML_LANG = {"en": "en", "zh": "zh-Hans"}
 
 _CELL = "padding:2px 8px;text-align:right;font-variant-numeric:tabular-nums;"
 _HIT = "background:#dff3ee;"
 _CUT = "color:#9aa1ab;"
 
+#: The trace columns the HTML table shows a header for, in order (``fraction`` is shown
+#: inside the ``precision`` cell); each header is ``TRACE_HEADERS[key]``, translated.
+_SHOWN = ("rank", "relevant", "hits", "precision", "contribution", "running_sum", "running_ap")
 
-def trace_html(table: pd.DataFrame, *, caption: str = "") -> str:
+
+def widget_language(lang: str | None) -> str:
+    """The language a widget speaks: ``lang``, or the current one when it is None.
+
+    >>> widget_language(None), widget_language("zh")
+    ('en', 'zh')
+    >>> widget_language("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: lang must be one of 'en', 'zh'; got 'fr'
+    """
+    if lang is None:
+        return get_language()
+    try:
+        return check_language(lang)
+    except ValueError:
+        raise ValueError(
+            tr("lang must be one of {options}; got {value!r}", options="'en', 'zh'", value=lang)
+        ) from None
+
+
+def trace_html(table: pd.DataFrame, *, caption: str = "", lang: str | None = None) -> str:
     """Render a :func:`~mapteach.trace_ap` table as HTML, relevant rows highlighted.
 
     Parameters
@@ -29,6 +58,8 @@ def trace_html(table: pd.DataFrame, *, caption: str = "") -> str:
         The output of :func:`~mapteach.trace_ap`.
     caption : str, optional
         Text above the table, such as the AP arithmetic.
+    lang : {"en", "zh"}, optional
+        The language of the headers and the footer; default the current one.
 
     Returns
     -------
@@ -45,8 +76,7 @@ def trace_html(table: pd.DataFrame, *, caption: str = "") -> str:
     2
     """
     head = "".join(
-        f'<th style="{_CELL}">{name}</th>'
-        for name in ("rank", "relevant", "hits", "P@rank", "adds", "running sum", "running AP")
+        f'<th style="{_CELL}">{escape(tr(TRACE_HEADERS[key], lang=lang))}</th>' for key in _SHOWN
     )
     rows = []
     cutoff = table.attrs.get("k")
@@ -68,7 +98,7 @@ def trace_html(table: pd.DataFrame, *, caption: str = "") -> str:
             + "</tr>"
         )
     r = table.attrs.get("n_relevant", 0)
-    foot = f"R = {r}" + ("" if cutoff is None else f", cutoff k = {cutoff}")
+    foot = f"R = {r}" if cutoff is None else tr("R = {r}, cutoff k = {k}", lang=lang, r=r, k=cutoff)
     title = (
         '<caption style="caption-side:top;text-align:left;padding:2px 0;">'
         f"{escape(caption)}</caption>"
@@ -84,7 +114,10 @@ def trace_html(table: pd.DataFrame, *, caption: str = "") -> str:
 
 
 class TraceView:
-    """A trace table that renders as highlighted HTML in a notebook and as text elsewhere."""
+    """A trace table that renders as highlighted HTML in a notebook and as text elsewhere.
+
+    It speaks ``lang``, or the language current when it was made.
+    """
 
     def __init__(
         self,
@@ -92,19 +125,26 @@ class TraceView:
         *,
         n_relevant: int | None = None,
         k: int | None = None,
+        lang: str | None = None,
     ) -> None:
-        self.table = trace_ap(labels, n_relevant=n_relevant, k=k)
-        self.explanation = explain_table(self.table)
+        self.lang = widget_language(lang)
+        with language(self.lang):
+            self.table = trace_ap(labels, n_relevant=n_relevant, k=k)
+            self.explanation = explain_table(self.table)
 
     def _repr_html_(self) -> str:
-        return trace_html(self.table, caption=str(self.explanation))
+        return trace_html(self.table, caption=str(self.explanation), lang=self.lang)
 
     def __repr__(self) -> str:
         return f"{self.table.round(4).to_string(index=False)}\n{self.explanation}"
 
 
 def show_trace(
-    labels: Sequence[int | bool], *, n_relevant: int | None = None, k: int | None = None
+    labels: Sequence[int | bool],
+    *,
+    n_relevant: int | None = None,
+    k: int | None = None,
+    lang: str | None = None,
 ) -> TraceView:
     """The AP trace with its arithmetic, for display in a notebook.
 
@@ -118,6 +158,8 @@ def show_trace(
         R, the query's total relevant documents. Default: the hits in ``labels``.
     k : int, optional
         Rank cutoff.
+    lang : {"en", "zh"}, optional
+        The language of the headers and the arithmetic's words; default the current one.
 
     Returns
     -------
@@ -130,5 +172,7 @@ def show_trace(
     >>> from mapteach.views.render import show_trace
     >>> print(repr(show_trace([0, 1])).splitlines()[-1])
     AP = (1/2) / 1 = 0.5000
+    >>> ">排名</th>" in show_trace([0, 1], lang="zh")._repr_html_()  # the headers in Chinese
+    True
     """
-    return TraceView(labels, n_relevant=n_relevant, k=k)
+    return TraceView(labels, n_relevant=n_relevant, k=k, lang=lang)

@@ -82,6 +82,7 @@ def _env(workdir: Path) -> dict[str, str]:
         "JUPYTERLAB_SETTINGS_DIR": str(config / "settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(config / "workspaces"),
         "JUPYTER_RUNTIME_DIR": str(config / "runtime"),
+        "MAPTEACH_PROGRESS": str(workdir / "progress.jsonl"),
     }
 
 

@@ -251,18 +251,72 @@ def test_enter_commits_reset_restores_and_nothing_overlaps(browser, lab_url):
     page.close()
 
 
+#: Code as a notebook shows it (Voila keeps markdown cells' input areas, and marks code
+#: cells jp-mod-noInput); none of it may appear in the app.
+CODE_ON_PAGE = (
+    ".jp-CodeCell:not(.jp-mod-noInput), .jp-CodeCell .jp-InputArea, .jp-InputPrompt,"
+    " .cm-editor, .CodeMirror"
+)
+
+
+def wait_for_printout(page, kind: str, expected: float, labels: list[int]) -> None:
+    """Wait until the live printout of ``kind`` ("board" or "map") states ``expected``
+    at full precision and shows ``labels``, as the list on screen holds them."""
+    printout = page.locator(f"[data-testid=live-readout][data-kind={kind}]")
+    page.wait_for_function(
+        "([el, v, labels]) => Math.abs(Number(el.dataset.value) - v) < 1e-12"
+        " && el.textContent.includes(labels)",
+        arg=[printout.element_handle(), expected, str(labels)],
+        timeout=15_000,
+    )
+
+
 def test_playground_in_voila(browser, voila_url):
+    """The classroom app: no code shows, and the printouts follow every drag."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(voila_url, timeout=90_000)
     board = page.locator(SINGLE)
     items = board.locator("[data-testid=rank-item]")
     items.first.wait_for(timeout=90_000)
-    assert_readout_matches(page, board)
+    state = assert_readout_matches(page, board)
+    wait_for_printout(page, "board", expected_ap(state), state["labels"])
+
     items.nth(2).drag_to(items.nth(0), target_position={"x": 30, "y": 3})
     state = assert_readout_matches(page, board)
     assert state["docs"][:3] == ["d3", "d1", "d2"]
+    # the printout under the board says the same, not what it said when the notebook ran
+    wait_for_printout(page, "board", expected_ap(state), state["labels"])
+    printout = page.locator("[data-testid=live-readout][data-kind=board]")
+    ap = printout.locator("[data-testid=live-ap]")
+    assert float(ap.get_attribute("data-value") or "nan") == expected_ap(state)
+    assert ap.inner_text().endswith(f"= {expected_ap(state):.4f}")
+
     board.locator('[data-doc="d8"]').focus()
     page.keyboard.press("Alt+ArrowUp")
     state = assert_readout_matches(page, board)
     assert state["docs"][6] == "d8"
+    wait_for_printout(page, "board", expected_ap(state), state["labels"])
+
+    # the MAP printout follows a drag in query C
+    query_c = page.locator('[data-testid=ranking-board][data-query^="Query C"]')
+    c_items = query_c.locator("[data-testid=rank-item]")
+    c_items.nth(7).drag_to(c_items.nth(0), target_position={"x": 30, "y": 3})
+    states = [
+        read(page.locator(f'[data-testid=ranking-board][data-query^="Query {name}"]'))
+        for name in "ABC"
+    ]
+    assert states[2]["docs"][0] == "d8"
+    aps = [expected_ap(state) for state in states]
+    wait_for_printout(page, "map", sum(aps) / 3, states[2]["labels"])
+    lines = page.locator("[data-testid=live-readout][data-kind=map] [data-testid=live-ap]")
+    assert [float(v) for v in lines.evaluate_all("(els) => els.map((e) => e.dataset.value)")] == aps
+    map_line = page.locator("[data-testid=live-map]").inner_text()
+    assert map_line == f"MAP = {sum(aps) / 3:.4f}"
+
+    # the exercises are there, and no code is shown anywhere
+    assert page.locator("[data-testid=exercise]").count() >= 4
+    assert page.locator(CODE_ON_PAGE).count() == 0
+    text = page.locator("body").inner_text()
+    for code in ("live_readout(", "import mapteach", "RankingBoard(", "set_language("):
+        assert code not in text
     page.close()

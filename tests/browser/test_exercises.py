@@ -7,6 +7,7 @@ the kernel judges every answer, and a changed answer clears the old verdict at o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import nbformat
@@ -32,7 +33,7 @@ CORRECT = 1
 CELLS = [
     "from mapteach import get_example\n"
     "from mapteach.views.exercises import ArrangeExercise, ChoiceExercise, ap_exercise",
-    'ap_exercise(get_example("001_legal_late").labels)',
+    'ap_exercise(get_example("001_legal_late").labels, key="99.1")',
     f"ChoiceExercise(\n    'Which slip gives article 001 its 0.48?',\n    {OPTIONS!r},\n"
     f"    correct={list(OPTIONS)[CORRECT]!r},\n    solution_html='<p>The hits so far.</p>',\n)",
     'ArrangeExercise("Put the relevant result first: AP = 1.", {"AP": 1.0}, 3, 1)',
@@ -111,6 +112,19 @@ def test_number_and_choice_exercises_in_jupyterlab(browser, lab_url, workdir):
     wait_for_feedback(page, number, "correct", "Correct: 0.2815.")
     box.fill("0.5")  # a wrong answer typed after a right one: no stale "Correct"
     wait_for_feedback(page, number, "empty")
+
+    # every check was appended to the learner's progress file, in order
+    checks = [
+        json.loads(line)
+        for line in (workdir / "progress.jsonl").read_text(encoding="utf-8").splitlines()
+        if json.loads(line)["notebook"] == "99"
+    ]
+    assert [(c["notebook"], c["exercise"], c["answer"], c["verdict"]) for c in checks] == [
+        ("99", "1", "0.48", "incorrect"),
+        ("99", "1", "0.4790", "incorrect"),
+        ("99", "1", "0.28", "incomplete"),
+        ("99", "1", "0.2815", "correct"),
+    ]
 
     # the choice exercise: long labels wrap, one per line, each radio in plain view
     choice = page.locator("[data-testid=exercise][data-kind=choice]")

@@ -3,7 +3,8 @@
 // typed or picked) and counts `check_request` up on Check or Enter; the kernel judges
 // the answer and writes `status` and `feedback`, and clears both when the answer
 // changes. Keys the view handles stop here, so the notebook around it (where arrows
-// move between cells and Enter edits one) does not act on them too.
+// move between cells and Enter edits one) does not act on them too. Every text the view
+// shows itself comes from the `texts` trait, in the exercise's language.
 
 let nextId = 0;
 
@@ -12,6 +13,11 @@ function el(tag, attrs = {}, text = "") {
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   if (text) node.textContent = text;
   return node;
+}
+
+// The text `key` in the exercise's language.
+function say(model, key) {
+  return model.get("texts")[key] ?? key;
 }
 
 function handled(event) {
@@ -40,7 +46,7 @@ function numberControl(model) {
     spellcheck: "false",
     class: "mt-answer-input",
     "data-testid": "answer-input",
-    "aria-label": "Your answer",
+    "aria-label": say(model, "answer_aria"),
   });
   input.addEventListener("input", () => setAnswer(model, input.value));
   input.addEventListener("keydown", (event) => {
@@ -59,7 +65,9 @@ function numberControl(model) {
 // round the group (as a radio group does); Space or Enter picks the focused option.
 function choiceControl(model) {
   const name = `mt-choice-${(nextId += 1)}`;
-  const group = el("div", { class: "mt-options", role: "radiogroup", "aria-label": "Options" });
+  const group = el("div", {
+    class: "mt-options", role: "radiogroup", "aria-label": say(model, "options_aria"),
+  });
   const radios = () => [...group.querySelectorAll("input[type=radio]")];
 
   function pick(radio) {
@@ -126,13 +134,14 @@ function buildView(model, control) {
     class: "mapteach-exercise",
     "data-testid": "exercise",
     "data-kind": model.get("kind"),
+    lang: say(model, "lang"),
   });
   const prompt = el("div", { class: "mt-prompt" });
   const check = el("button", {
     type: "button",
     class: "mt-button mt-primary mapteach-check",
     "data-testid": "check-button",
-  }, "Check");
+  }, say(model, "check"));
   const solutionId = `mt-solution-${(nextId += 1)}`;
   const toggle = el("button", {
     type: "button",
@@ -166,7 +175,11 @@ function render({ model, el: host }) {
     model.save_changes();
   });
 
-  const drawPrompt = () => { view.prompt.innerHTML = `<b>Exercise.</b> ${model.get("prompt")}`; };
+  const drawPrompt = () => {
+    const heading = el("b", {}, say(model, "exercise"));
+    view.prompt.innerHTML = ` ${model.get("prompt")}`;
+    view.prompt.prepend(heading);
+  };
   const drawFeedback = () => {
     view.feedback.dataset.status = model.get("status");
     view.feedback.textContent = model.get("feedback");
@@ -175,7 +188,7 @@ function render({ model, el: host }) {
   const drawToggle = () => {
     const open = model.get("show_solution");
     view.solution.hidden = !open;
-    view.toggle.textContent = open ? "Hide solution" : "Show solution";
+    view.toggle.textContent = say(model, open ? "hide_solution" : "show_solution");
     view.toggle.setAttribute("aria-expanded", String(open));
   };
   const handlers = [

@@ -1,7 +1,8 @@
 // The judging board: a calibration round. Grade each result (a reason for the middle
 // grades), see your AP next to the reference judgments', then the reference's grade,
 // reason and rule for each result. The model's traits are the only state; the kernel
-// computes every number and saves every change.
+// computes every number and saves every change. Every text shown comes from the `texts`
+// trait, in the board's language, filled from the kernel's message catalogue.
 
 const EVENTS = [
   "items", "order", "grades", "reasons", "summary", "show_reference", "scale", "key",
@@ -15,15 +16,25 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
+// The text `key` in the board's language, its {placeholders} filled from `fields`.
+function say(model, key, fields = {}) {
+  const template = model.get("texts")[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (
+    name in fields ? String(fields[name]) : whole
+  ));
+}
+
 function buildView(model) {
-  const root = el("div", { class: "mapteach-judging", "data-testid": "judging-board" });
+  const root = el("div", {
+    class: "mapteach-judging", "data-testid": "judging-board", lang: say(model, "lang"),
+  });
   const query = el("div", { class: "mt-query" });
   const progress = el("div", { class: "mt-progress", "data-testid": "progress" });
   const readouts = el("div", { class: "mt-readouts", "aria-live": "polite", role: "status" });
   const reveal = el("input", { type: "checkbox", "data-testid": "reveal-reference" });
-  const revealLabel = el("label", {}, "Compare with the reference judgments ");
+  const revealLabel = el("label", {}, `${say(model, "reveal")} `);
   revealLabel.append(reveal);
-  const next = el("button", { type: "button", "data-testid": "next-query" }, "Next query");
+  const next = el("button", { type: "button", "data-testid": "next-query" }, say(model, "next"));
   const controls = el("div", { class: "mt-controls" });
   controls.append(revealLabel, next);
   const list = el("ol", { class: "mt-judge-list" });
@@ -57,12 +68,12 @@ function drawReadouts(model, view) {
   const summary = model.get("summary");
   const value = (key) => Number(summary[key] ?? 0);
   view.readouts.replaceChildren(
-    readout("ap-value", "your AP", value("ap")),
+    readout("ap-value", say(model, "your_ap"), value("ap")),
     readout("p5-value", "P@5", value("p5")),
     readout("ndcg-value", "nDCG@10", value("ndcg10")),
   );
   if (model.get("show_reference")) {
-    view.readouts.append(readout("reference-ap", "reference AP", value("ref_ap")));
+    view.readouts.append(readout("reference-ap", say(model, "reference_ap"), value("ref_ap")));
   }
 }
 
@@ -85,8 +96,8 @@ function reasonInput(model, index) {
   const doc = model.get("items")[index].doc;
   const reason = el("input", {
     type: "text", "data-testid": "reason-input", "data-doc": doc,
-    "aria-label": `Reason for result ${doc}`,
-    placeholder: needsReason(model, index) ? "reason or rule id (needed)" : "reason (optional)",
+    "aria-label": say(model, "reason_aria", { doc }),
+    placeholder: say(model, needsReason(model, index) ? "reason_needed" : "reason_optional"),
   });
   reason.value = model.get("reasons")[index];
   reason.disabled = !graded;
@@ -105,8 +116,8 @@ function reasonInput(model, index) {
 function clearButton(model, item, index) {
   const button = el("button", {
     type: "button", class: "mt-clear", "data-testid": "clear-grade", "data-doc": item.doc,
-    "aria-label": `Clear the grade of result ${item.doc}`,
-  }, "clear");
+    "aria-label": say(model, "clear_aria", { doc: item.doc }),
+  }, say(model, "clear"));
   button.disabled = model.get("grades")[index] < 0;
   button.addEventListener("click", () => commit(model, index, { grades: -1, reasons: "" }));
   return button;
@@ -114,7 +125,7 @@ function clearButton(model, item, index) {
 
 function gradeControls(model, item, index) {
   const group = el("div", {
-    class: "mt-grades", role: "group", "aria-label": `Grade for result ${item.doc}`,
+    class: "mt-grades", role: "group", "aria-label": say(model, "grade_aria", { doc: item.doc }),
   });
   for (let grade = 0; grade <= model.get("scale"); grade += 1) {
     group.append(gradeButton(model, item, index, grade));
@@ -123,10 +134,10 @@ function gradeControls(model, item, index) {
   return group;
 }
 
-function referenceBlock(key) {
+function referenceBlock(model, key) {
   const block = el("div", { class: "mt-ref" });
   block.append(
-    el("span", { "data-testid": "reference-grade" }, `reference: ${key.grade}`),
+    el("span", { "data-testid": "reference-grade" }, say(model, "reference", { grade: key.grade })),
     el("span", { class: "mt-rule", "data-testid": "rule-ref", title: key.statement }, key.rule),
     el("span", { "data-testid": "reason-ref" }, key.reason),
   );
@@ -162,10 +173,10 @@ function labelItem(model, index, shownAt) {
   );
   if (graded && !complete) {
     li.append(el("div", { class: "mt-missing", "data-testid": "incomplete" },
-      "incomplete: a grade between the ends of the scale needs a reason"));
+      say(model, "incomplete")));
   }
   const key = model.get("key");
-  if (shown && key.length > index) li.append(referenceBlock(key[index]));
+  if (shown && key.length > index) li.append(referenceBlock(model, key[index]));
   return li;
 }
 
@@ -190,12 +201,15 @@ function resume(view, typed) {
 
 function draw(model, view) {
   const typed = typing(view);
-  view.query.textContent = `Query: ${model.get("query")} (${model.get("gloss")})`;
+  view.query.textContent = say(model, model.get("gloss") ? "query" : "query_plain", {
+    query: model.get("query"), gloss: model.get("gloss"),
+  });
   const summary = model.get("summary");
   const position = model.get("position");
   const total = model.get("n_queries");
-  view.progress.textContent = `query ${position + 1} of ${total}; `
-    + `${summary.n_complete ?? 0} of ${model.get("items").length} results judged`;
+  view.progress.textContent = say(model, "progress", {
+    position: position + 1, total, done: summary.n_complete ?? 0, n: model.get("items").length,
+  });
   view.reveal.checked = model.get("show_reference");
   view.next.disabled = position + 1 >= total;
   drawReadouts(model, view);

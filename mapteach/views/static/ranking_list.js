@@ -3,11 +3,8 @@
 // (marked "(edited)" once the list differs from its preset) and the preset menu's value,
 // and restores the preset when `reset_request` counts up. The view keeps only what a
 // gesture needs between two events: the result to focus after the next redraw, and the
-// rank a drag started from.
-
-const HELP =
-  "Drag a result, or focus it and press Alt+Arrow Up/Down to move it. " +
-  "Click it or press Space to mark it relevant.";
+// rank a drag started from. Every text shown comes from the `texts` trait, in the list's
+// language, filled from the kernel's message catalogue.
 
 const CONTROL_EVENTS = [
   "presets", "preset", "compact", "n_unretrieved", "k", "interpolated", "query_name", "heading",
@@ -18,6 +15,14 @@ function el(tag, attrs = {}, text = "") {
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   if (text) node.textContent = text;
   return node;
+}
+
+// The text `key` in the list's language, its {placeholders} filled from `fields`.
+function say(model, key, fields = {}) {
+  const template = model.get("texts")[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (
+    name in fields ? String(fields[name]) : whole
+  ));
 }
 
 // AP exactly as mapteach.average_precision computes it: P@i = hits/i at each relevant
@@ -56,34 +61,34 @@ function countInput(testid, label) {
   });
 }
 
-function buildControls() {
+function buildControls(model) {
   const preset = el("select", {
-    "data-testid": "preset-select", "aria-label": "Load a worked example",
+    "data-testid": "preset-select", "aria-label": say(model, "example_aria"),
   });
   const reset = el("button", {
     type: "button", class: "mt-reset", "data-testid": "reset-button",
-    title: "Back to the example last chosen: its ranking, R, cutoff and curve",
-  }, "Reset");
-  const unretrieved = countInput(
-    "unretrieved-input", "Relevant documents the system never retrieved",
-  );
-  const cutoff = countInput("cutoff-input", "Cutoff k (0 for the whole list)");
+    title: say(model, "reset_title"),
+  }, say(model, "reset"));
+  const unretrieved = countInput("unretrieved-input", say(model, "missed_aria"));
+  const cutoff = countInput("cutoff-input", say(model, "cutoff_aria"));
   const interpolated = el("input", { type: "checkbox", "data-testid": "interpolated-toggle" });
   const example = el("div", { class: "mt-example" });
-  example.append(labelled("Example ", preset), reset);
+  example.append(labelled(`${say(model, "example")} `, preset), reset);
   const settings = el("div", { class: "mt-settings" });
   settings.append(
-    labelled("Missed relevant ", unretrieved),
-    labelled("Cutoff k ", cutoff),
-    labelled("Interpolated curve ", interpolated),
+    labelled(`${say(model, "missed")} `, unretrieved),
+    labelled(`${say(model, "cutoff")} `, cutoff),
+    labelled(`${say(model, "interpolated")} `, interpolated),
   );
   const controls = el("div", { class: "mt-controls" });
   controls.append(example, settings);
   return { controls, preset, reset, unretrieved, cutoff, interpolated };
 }
 
-function buildView() {
-  const root = el("div", { class: "mapteach-board", "data-testid": "ranking-board" });
+function buildView(model) {
+  const root = el("div", {
+    class: "mapteach-board", "data-testid": "ranking-board", lang: say(model, "lang"),
+  });
   const header = el("div", { class: "mt-header" });
   const name = el("span", { class: "mt-query" });
   const readout = el("span", {
@@ -91,11 +96,11 @@ function buildView() {
   });
   header.append(name, readout);
   const denominator = el("div", { class: "mt-denominator", "data-testid": "r-value" });
-  const inputs = buildControls();
+  const inputs = buildControls(model);
   const list = el("ol", {
-    class: "mt-list", "data-testid": "rank-list", "aria-label": "Ranked results",
+    class: "mt-list", "data-testid": "rank-list", "aria-label": say(model, "list_aria"),
   });
-  const help = el("p", { class: "mt-help" }, HELP);
+  const help = el("p", { class: "mt-help" }, say(model, "help"));
   const live = el("div", {
     class: "mt-sr-only", "aria-live": "assertive", "data-testid": "announcer",
   });
@@ -124,7 +129,7 @@ function makeActions(model, view, gesture) {
     const all = model.get("items");
     if (to < 0 || to >= all.length || from === to) return;
     const item = all[from];
-    const message = `Moved ${item.title} to rank ${to + 1} of ${all.length}.`;
+    const message = say(model, "moved", { title: item.title, rank: to + 1, n: all.length });
     commit(moved(all, from, to), item.doc, message);
   }
 
@@ -132,15 +137,15 @@ function makeActions(model, view, gesture) {
     const all = model.get("items").map((item) => ({ ...item }));
     all[index].relevant = !all[index].relevant;
     const item = all[index];
-    const now = item.relevant ? "relevant" : "not relevant";
-    commit(all, item.doc, `${item.title} at rank ${index + 1} is now ${now}.`);
+    const now = item.relevant ? "now_relevant" : "now_not_relevant";
+    commit(all, item.doc, say(model, now, { title: item.title, rank: index + 1 }));
   }
 
   return { move, toggle };
 }
 
-function itemNode(item, index) {
-  const state = item.relevant ? "relevant" : "not relevant";
+function itemNode(model, item, index) {
+  const state = item.relevant ? "item_relevant" : "item_not_relevant";
   const li = el("li", {
     class: "mt-item" + (item.relevant ? " mt-relevant" : ""),
     "data-testid": "rank-item",
@@ -149,7 +154,7 @@ function itemNode(item, index) {
     "data-relevant": String(item.relevant),
     draggable: "true",
     tabindex: "0",
-    "aria-label": `Rank ${index + 1}: ${item.title}, ${state}`,
+    "aria-label": say(model, state, { rank: index + 1, title: item.title }),
   });
   li.append(
     el("span", { class: "mt-rank" }, String(index + 1)),
@@ -221,7 +226,7 @@ function drawList(model, view, gesture, actions) {
   gesture.focusDoc = null;
   list.replaceChildren();
   model.get("items").forEach((item, index) => {
-    const li = itemNode(item, index);
+    const li = itemNode(model, item, index);
     li.addEventListener("click", () => actions.toggle(index));
     wireKeys(li, index, actions);
     wireDrag(li, index, gesture, actions);
@@ -242,8 +247,8 @@ function drawPresets(model, view) {
 function drawDenominator(model, view) {
   const missed = model.get("n_unretrieved");
   const hits = model.get("items").filter((item) => item.relevant).length;
-  const note = missed ? ` (${missed} relevant never retrieved)` : "";
-  view.denominator.textContent = `R = ${hits + missed}${note}`;
+  const r = hits + missed;
+  view.denominator.textContent = missed ? say(model, "r_missed", { r, missed }) : `R = ${r}`;
 }
 
 function drawControls(model, view) {
@@ -282,7 +287,7 @@ function wireCount(model, trait, input) {
 function requestReset(model, view) {
   model.set("reset_request", model.get("reset_request") + 1);
   model.save_changes();
-  view.live.textContent = "Reset to the example's ranking.";
+  view.live.textContent = say(model, "reset_done");
 }
 
 function wireControls(model, view) {
@@ -300,7 +305,7 @@ function wireControls(model, view) {
 }
 
 function render({ model, el: host }) {
-  const view = buildView();
+  const view = buildView(model);
   host.append(view.root);
   const gesture = { focusDoc: null, dragFrom: null };
   const actions = makeActions(model, view, gesture);

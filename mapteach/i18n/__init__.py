@@ -1,0 +1,153 @@
+"""The workbook's languages: one gettext catalogue, English and Chinese.
+
+Floor 0: the standard library only, so every floor above may import it.
+Every string the package shows a learner goes through :func:`tr`; its English
+text is the message id, and ``locale/zh/LC_MESSAGES/mapteach.po`` holds the
+Chinese. ``tools/i18n.py`` extracts, merges and compiles the catalogue.
+
+>>> from mapteach.i18n import tr, set_language, language
+>>> tr("relevant")
+'relevant'
+>>> with language("zh"):
+...     tr("relevant")
+'相关'
+>>> tr("P@{k} = {hits}/{k}", k=3, hits=2)
+'P@3 = 2/3'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal, get_args
+
+Language = Literal["en", "zh"]
+#: The languages the workbook speaks; English is the source of every message.
+LANGUAGES: tuple[str, ...] = get_args(Language)
+DOMAIN = "mapteach"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+#: The current language, in a list so the functions below can change it in place.
+_current: list[str] = [os.environ.get("MAPTEACH_LANG", "en")]
+if _current[0] not in LANGUAGES:
+    _current[0] = "en"
+
+
+def check_language(lang: object, name: str = "lang") -> str:
+    """Return ``lang`` if the workbook speaks it, else raise a ValueError naming it.
+
+    >>> check_language("zh")
+    'zh'
+    >>> check_language("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: lang must be one of 'en', 'zh'; got 'fr'
+    """
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        options = ", ".join(repr(code) for code in LANGUAGES)
+        raise ValueError(f"{name} must be one of {options}; got {lang!r}")
+    return lang
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` ("en" or "zh") from now on: prose, tables, widgets and plots.
+
+    A widget built with ``lang=`` keeps its own language whatever this says.
+    The environment variable ``MAPTEACH_LANG`` sets the language at start-up.
+
+    >>> set_language("zh"); tr("relevant")
+    '相关'
+    >>> set_language("en"); tr("relevant")
+    'relevant'
+    """
+    _current[0] = check_language(lang)
+
+
+def get_language() -> str:
+    """The language :func:`tr` speaks when no ``lang`` is given.
+
+    >>> get_language()
+    'en'
+    """
+    return _current[0]
+
+
+@contextlib.contextmanager
+def language(lang: str | None) -> Iterator[str]:
+    """Speak ``lang`` inside the ``with`` block (``None`` keeps the current one).
+
+    >>> with language("zh") as lang:
+    ...     lang, tr("relevant")
+    ('zh', '相关')
+    >>> get_language()
+    'en'
+    """
+    saved = _current[0]
+    _current[0] = saved if lang is None else check_language(lang)
+    try:
+        yield _current[0]
+    finally:
+        _current[0] = saved
+
+
+@functools.cache
+def _catalogue(lang: str) -> gettext.NullTranslations:
+    if lang == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+
+
+def tr(message: str, /, *, lang: str | None = None, **fields: object) -> str:
+    """``message`` in the current language (or ``lang``), with ``{fields}`` filled in.
+
+    Parameters
+    ----------
+    message : str
+        The English text; it is the message's id in the catalogue.
+    lang : {"en", "zh"}, optional
+        Speak this language instead of the current one.
+    **fields
+        Values for the message's ``{placeholders}``, formatted after translation,
+        so a translation may move them.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> tr("AP = {ap:.4f}", ap=0.5)
+    'AP = 0.5000'
+    >>> tr("relevant", lang="zh")
+    '相关'
+    """
+    lang = _current[0] if lang is None else check_language(lang)
+    text = _catalogue(lang).gettext(message)
+    return text.format(**fields) if fields else text
+
+
+def N_(message: str, /) -> str:  # noqa: N802 (gettext's name for the marker)
+    """Mark ``message`` for the catalogue without translating it yet.
+
+    For messages stored at import time and translated with :func:`tr` when shown.
+
+    >>> N_("relevant")
+    'relevant'
+    """
+    return message
+
+
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "Language",
+    "check_language",
+    "get_language",
+    "language",
+    "set_language",
+    "tr",
+]

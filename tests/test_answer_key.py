@@ -1,0 +1,102 @@
+"""The answer key: every exercise of every notebook, each answer accepted by its own check.
+
+``tools/answer_key.py`` runs each notebook's code and reads back the exercises it
+makes, so the key cannot drift from the workbook: this test builds it once and
+holds it to the notebooks' source (every ``key="NN.k"`` present, in order), to
+each exercise's own check, and to the misconceptions each one names.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+_spec = importlib.util.spec_from_file_location("answer_key", ROOT / "tools" / "answer_key.py")
+assert _spec and _spec.loader
+answer_key = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(answer_key)
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+KEY = re.compile(r'key="(\d\d\.\d+)"')
+
+
+def _keys_in_source(path: Path) -> list[str]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    source = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    return KEY.findall(source)
+
+
+@pytest.fixture(scope="module")
+def key(tmp_path_factory):
+    out = tmp_path_factory.mktemp("key") / "answer-key.html"
+    sections = answer_key.build(out)
+    return out.read_text(encoding="utf-8"), {path.name: items for path, items in sections}
+
+
+def test_every_exercise_of_every_notebook_is_in_the_key(key):
+    page, sections = key
+    for path in NOTEBOOKS:
+        written = _keys_in_source(path)
+        assert [item["key"] for item in sections[path.name]] == written, path.name
+        for exercise in written:
+            assert f'data-key="{exercise}"' in page
+    total = sum(len(items) for items in sections.values())
+    assert f'data-count="{total}"' in page and total >= 40
+
+
+def test_each_answer_is_accepted_by_its_own_exercise(key):
+    _, sections = key
+    for items in sections.values():
+        for item in items:
+            assert item["self_check"]["status"] == "correct", (item["key"], item["self_check"])
+            assert item["answer"] and item["solution"].strip()
+
+
+def test_each_misconception_gets_the_feedback_that_names_it(key):
+    _, sections = key
+    named = 0
+    for items in sections.values():
+        for item in items:
+            for wrong in item["misconceptions"]:
+                # two mistakes can give the same number; the feedback names one of them
+                same = {m["name"] for m in item["misconceptions"] if m["value"] == wrong["value"]}
+                assert wrong["feedback"]["status"] == "incorrect", (item["key"], wrong)
+                assert wrong["feedback"]["misconception"] in same, (item["key"], wrong)
+                named += 1
+    assert named > 60
+
+
+def test_a_number_answer_appears_in_its_worked_solution(key):
+    _, sections = key
+    for items in sections.values():
+        for item in items:
+            if item["kind"] == "number" and item["solution"].startswith("<table"):
+                assert item["answer"] in item["solution"], item["key"]
+
+
+def test_a_learners_key_has_their_own_rankings(tmp_path):
+    chosen = [ROOT / "notebooks" / "03_average_precision_by_hand.ipynb"]
+    plain = answer_key.build(tmp_path / "plain.html", notebooks=chosen)[0][1]
+    alice = answer_key.build(tmp_path / "alice.html", learner="alice", notebooks=chosen)[0][1]
+    again = answer_key.build(tmp_path / "again.html", learner="alice", notebooks=chosen)[0][1]
+    bob = answer_key.build(tmp_path / "bob.html", learner="bob", notebooks=chosen)[0][1]
+    assert [i["prompt"] for i in alice] == [i["prompt"] for i in again]
+    for mine, theirs, other in zip(plain, alice, bob, strict=True):
+        assert mine["prompt"] != theirs["prompt"] != other["prompt"]
+        assert theirs["self_check"]["status"] == "correct"
+        assert {m["name"] for m in theirs["misconceptions"]} == {
+            m["name"] for m in mine["misconceptions"]
+        }
+    assert "alice" in (tmp_path / "alice.html").read_text(encoding="utf-8")
+
+
+def test_the_chinese_key_speaks_chinese(tmp_path):
+    chosen = [ROOT / "notebooks" / "zh" / "16_glossary.ipynb"]
+    items = answer_key.build(tmp_path / "zh.html", lang="zh", notebooks=chosen)[0][1]
+    assert [item["key"] for item in items] == ["16.1", "16.2"]
+    assert all(re.search(r"[\u4e00-\u9fff]", item["prompt"]) for item in items)

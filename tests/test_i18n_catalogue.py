@@ -1,0 +1,152 @@
+"""The message catalogue: complete, nothing unused, placeholders kept, terms from the glossary.
+
+The messages are what ``tools/i18n.py`` extracts: every ``tr``/``N_`` call in the
+package and in the English notebooks' code cells, and the data files' texts.
+"""
+
+from __future__ import annotations
+
+import gettext
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mapteach.i18n import LOCALE_DIR, language, tr
+from mapteach.teaching.glossary import GLOSSARY
+
+ROOT = Path(__file__).parents[1]
+_spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
+assert _spec and _spec.loader
+tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tool)
+
+MESSAGES = tool.messages()
+CATALOG = tool.load()
+ENTRIES = {message.id: str(message.string) for message in CATALOG if message.id}
+QUOTED = re.compile(r"「[^」]*」")
+
+
+def test_the_catalogue_is_complete_and_has_nothing_unused():
+    assert len(MESSAGES) > 500
+    assert tool.problems(CATALOG, MESSAGES) == []
+
+
+def test_the_check_finds_a_missing_an_unused_and_a_mismatched_message():
+    found = dict(MESSAGES)
+    found["a message nobody translated {n}"] = ["here"]
+    del found[next(iter(found))]
+    wrong = tool.problems(CATALOG, found)
+    assert any(line.startswith("missing: 'a message nobody") for line in wrong)
+    assert any(line.startswith("unused: ") for line in wrong)
+    assert tool.placeholders("{a:.4f} and {b}") != tool.placeholders("{a} and {b}")
+
+
+def test_the_compiled_catalogue_is_the_po_file():
+    with open(LOCALE_DIR / "zh" / "LC_MESSAGES" / "mapteach.mo", "rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    for msgid, msgstr in ENTRIES.items():
+        stale = f"run `python tools/i18n.py compile`: {msgid!r}"
+        assert compiled.gettext(msgid) == (msgstr or msgid), stale
+
+
+def test_chinese_comes_from_the_catalogue():
+    some = next(msgid for msgid in ENTRIES if "{" not in msgid)
+    with language("zh"):
+        assert tr(some) == ENTRIES[some]
+    assert tr(some) == some
+
+
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+#: (start of an English message, term) -> why the term's Chinese name may be absent.
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("Fix article 003's function", "ties"): "'ties' is the name of a query of the shared input",
+    ("An in-force, authoritative source", "relevance judgment"): "a court's judgment (判决)",
+    ("An in-force statute, judicial", "relevance judgment"): "a court's judgment (判决)",
+    ("Judgment: the employer", "relevance judgment"): "a court's judgment (裁判文书)",
+    ("R-PART: a judgment on unpaid", "relevance judgment"): "a court's judgment (判决)",
+    ("Non-compete agreement template", "inter-annotator agreement"): "a contract (协议)",
+}
+
+
+def _named(english: str) -> list[str]:
+    """The glossary terms an English text names, longer names first (MAP before AP)."""
+    text, named = PLACEHOLDER.sub(" ", english), []
+    for key, term in GLOSSARY.items():  # ordered longest phrase first
+        if term.named_in(text):
+            named.append(key)
+            text = re.sub(term.english_pattern, " ", text, flags=re.IGNORECASE)
+    return [
+        key
+        for key in named
+        if not any(english.startswith(start) and key == term for start, term in EXCEPTIONS)
+    ]
+
+
+def test_every_translation_names_a_glossary_term_by_its_chinese_name():
+    wrong = [
+        f"{msgid!r} names {key!r}: {msgstr!r} uses none of {GLOSSARY[key].zh_names}"
+        for msgid, msgstr in ENTRIES.items()
+        if msgstr
+        for key in _named(msgid)
+        if not any(name in msgstr for name in GLOSSARY[key].zh_names)
+    ]
+    assert not wrong, "\n".join(wrong[:20]) + f"\n({len(wrong)} in all)"
+
+
+def _avoided(text: str) -> list[str]:
+    """Names the glossary rules out, found in ``text`` outside quotations.
+
+    A name accepted for another term (准确率 is accuracy) is not searched, and
+    occurrences inside an accepted name (精度 in 平均精度) do not count.
+    """
+    accepted = {name for term in GLOSSARY.values() for name in term.zh_names}
+    text = QUOTED.sub(" ", text)
+    found = []
+    for term in GLOSSARY.values():
+        for name in term.zh_avoid:
+            if name in accepted:
+                continue
+            masked = text
+            for longer in sorted(accepted, key=len, reverse=True):
+                if name in longer:
+                    masked = masked.replace(longer, " ")
+            if name in masked:
+                found.append(name)
+    return found
+
+
+def test_no_translation_uses_a_name_the_glossary_rules_out():
+    wrong = {msgid: _avoided(msgstr) for msgid, msgstr in ENTRIES.items() if _avoided(msgstr)}
+    assert not wrong, wrong
+
+
+CHINESE = sorted((ROOT / "notebooks" / "zh").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", CHINESE, ids=lambda p: p.stem)
+def test_chinese_notebooks_use_the_glossary_names(path):
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    wrong = [
+        (index, _avoided("".join(cell["source"])))
+        for index, cell in enumerate(cells)
+        if cell["cell_type"] == "markdown" and _avoided("".join(cell["source"]))
+    ]
+    assert not wrong, f"{path.name}: names the glossary rules out: {wrong}"
+
+
+def test_the_term_checks_can_fail():
+    assert _named("mean average precision and recall") == ["MAP", "recall"]
+    assert _avoided("这里的精度很高") == ["精度"]
+    assert _avoided("平均精度与「精度」") == []
+    assert _avoided("平均准确率") == ["平均准确率"]
+
+
+def test_every_exception_is_still_needed():
+    for start, key in EXCEPTIONS:
+        hits = [msgid for msgid in ENTRIES if msgid.startswith(start)]
+        assert hits, f"unused exception: {start!r}"
+        assert all(GLOSSARY[key].named_in(PLACEHOLDER.sub(" ", msgid)) for msgid in hits)

@@ -1,0 +1,246 @@
+"""The instructor guide: instructor/README.md and its Chinese twin, instructor/README.zh.md.
+
+- Both exist, link to each other, and every relative link resolves to a file.
+- Each has the three session plans (90 minutes, half a day of 210, annotator calibration of
+  120); each plan's agenda table has minute ranges ("0-10") that run from 0 to the length its
+  heading states, with no gap and no overlap, and the two editions agree on them.
+- Every notebook a plan links exists in both editions, each edition links its own, and each
+  plan cites the notebooks it is about.
+- What the guide cites is there: § "heading" is a heading of the notebook linked last
+  before it, ▸ "prompt" the start of an exercise prompt in that notebook, and
+  ✗ "misconception" words of the feedback in the message catalogue (msgid in English,
+  msgstr in Chinese).
+- No decimal the notebooks compute is typed in: the only decimals are the article's
+  printed 0.48 and the Python version.
+- The Chinese guide's prose is Chinese, paragraph by paragraph, by the checks of
+  ``tests/test_zh_edition.py``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from mapteach.i18n import LOCALE_DIR
+from tests.test_zh_edition import cjk_share, english_left
+
+ROOT = Path(__file__).parents[1]
+GUIDES = {"en": ROOT / "instructor" / "README.md", "zh": ROOT / "instructor" / "README.zh.md"}
+NOTEBOOKS = {"en": ROOT / "notebooks", "zh": ROOT / "notebooks" / "zh"}
+
+#: Each plan: its heading's start in each edition, its length in minutes, the notebooks it is about.
+PLANS = [
+    ({"en": "## Plan 1 ·", "zh": "## 方案一 ·"}, 90, {"01", "03", "05", "06"}),
+    (
+        {"en": "## Plan 2 ·", "zh": "## 方案二 ·"},
+        210,
+        {"01", "03", "05", "06", "07", "08", "09", "10", "11"},
+    ),
+    ({"en": "## Plan 3 ·", "zh": "## 方案三 ·"}, 120, {"12", "14"}),
+]
+MINUTES = {"en": "{n} minutes", "zh": "{n} 分钟"}
+ALLOWED_DECIMALS = {"0.48", "3.10"}  # article 001's printed figure; Python 3.10
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+NOTEBOOK_LINK = re.compile(r"\]\(\.\./notebooks/((?:zh/)?)(\d\d)_\w+\.ipynb\)")
+ROW = re.compile(r"^\|\s*(\d+)-(\d+)\s*\|", re.MULTILINE)
+CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
+INLINE_CODE = re.compile(r"`[^`\n]+`")
+DECIMAL = re.compile(r"(?<![§\d.])\d+\.\d+")
+TAG = re.compile(r"<[^>]+>")
+
+#: § heading, ▸ exercise prompt, ✗ misconception: quoted "..." in English, 「...」 in Chinese.
+QUOTE = {"en": r' "([^"]+)"', "zh": r"「([^」]+)」"}
+
+
+def _text(lang: str) -> str:
+    return GUIDES[lang].read_text(encoding="utf-8")
+
+
+def _marked(lang: str, mark: str) -> list[tuple[int, str]]:
+    """(position, quoted words) of every ``mark`` in the guide."""
+    pattern = re.compile(re.escape(mark) + QUOTE[lang])
+    return [(m.start(), m.group(1)) for m in pattern.finditer(_text(lang))]
+
+
+def _plan(lang: str, start: str) -> str:
+    """The plan's section: from its heading to the next second-level heading."""
+    text = _text(lang)
+    begin = next(
+        (m.start() for m in re.finditer(r"^## .*$", text, re.MULTILINE) if m[0].startswith(start)),
+        None,
+    )
+    assert begin is not None, f"{GUIDES[lang].name}: no heading starting {start!r}"
+    following = re.search(r"^## ", text[begin + 3 :], re.MULTILINE)
+    return text[begin : begin + 3 + following.start()] if following else text[begin:]
+
+
+def _notebook_before(lang: str, position: int) -> Path:
+    """The notebook linked last before ``position`` in the guide."""
+    links = [m for m in NOTEBOOK_LINK.finditer(_text(lang)) if m.start() < position]
+    assert links, f"{GUIDES[lang].name}: a citation at {position} follows no notebook link"
+    last = links[-1]
+    return next(NOTEBOOKS[lang].glob(f"{last[2]}_*.ipynb"))
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(TAG.sub("", text))).strip()
+
+
+@cache
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+@cache
+def _headings(path: Path) -> frozenset[str]:
+    return frozenset(
+        line.lstrip("#").strip()
+        for cell in _cells(path)
+        if cell["cell_type"] == "markdown"
+        for line in "".join(cell["source"]).splitlines()
+        if line.startswith("#")
+    )
+
+
+@cache
+def _everything(path: Path) -> str:
+    """A notebook's sources and its outputs' text and HTML, tags removed, spaces squeezed."""
+    parts = []
+    for cell in _cells(path):
+        parts.append("".join(cell["source"]))
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            for kind in ("text/plain", "text/html", "text/markdown"):
+                value = data.get(kind, "")
+                parts.append("".join(value) if isinstance(value, list) else value)
+    return _squeeze("\n".join(parts))
+
+
+@cache
+def _catalogue(lang: str) -> str:
+    """Every English message (msgid) or every translation (msgstr), spaces squeezed."""
+    with open(LOCALE_DIR / "zh" / "LC_MESSAGES" / "mapteach.po", "rb") as handle:
+        catalog = read_po(handle)
+    texts = [
+        str(message.id if lang == "en" else message.string) for message in catalog if message.id
+    ]
+    return _squeeze("\n".join(texts))
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [part for part in re.split(r"\n\s*\n", CODE_BLOCK.sub(" ", text)) if part.strip()]
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_the_guide_exists_and_links_its_twin_at_the_top(lang):
+    text = _text(lang)
+    twin = {"en": "README.zh.md", "zh": "README.md"}[lang]
+    top = "\n".join(text.splitlines()[:4])
+    assert f"]({twin})" in top, f"{GUIDES[lang].name} does not link {twin} at the top"
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_every_relative_link_resolves(lang):
+    missing = []
+    for target in LINK.findall(_text(lang)):
+        if re.match(r"[a-z]+:|#", target):
+            continue
+        if not (GUIDES[lang].parent / target.split("#")[0]).exists():
+            missing.append(target)
+    assert not missing, f"{GUIDES[lang].name}: links to nothing: {missing}"
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+@pytest.mark.parametrize(("starts", "minutes", "notebooks"), PLANS, ids=["90", "half-day", "calib"])
+def test_each_plan_adds_up_and_cites_its_notebooks(lang, starts, minutes, notebooks):
+    plan = _plan(lang, starts[lang])
+    heading = plan.splitlines()[0]
+    assert MINUTES[lang].format(n=minutes) in heading, f"{heading!r} does not state {minutes}"
+
+    ranges = [(int(a), int(b)) for a, b in ROW.findall(plan)]
+    assert ranges, f"{heading!r}: no agenda rows such as '| 0-10 |'"
+    ends = [0] + [end for _, end in ranges[:-1]]
+    assert [start for start, _ in ranges] == ends, f"{heading!r}: gaps or overlaps in {ranges}"
+    assert all(end > start for start, end in ranges), f"{heading!r}: an empty range: {ranges}"
+    assert ranges[-1][1] == minutes, f"{heading!r}: the agenda ends at {ranges[-1][1]}"
+
+    cited = NOTEBOOK_LINK.findall(plan)
+    assert {folder for folder, _ in cited} == {"" if lang == "en" else "zh/"}
+    numbers = {number for _, number in cited}
+    assert notebooks <= numbers, f"{heading!r} cites no link to {sorted(notebooks - numbers)}"
+    for number in numbers:
+        for edition in NOTEBOOKS.values():
+            assert list(edition.glob(f"{number}_*.ipynb")), f"no notebook {number} in {edition}"
+
+
+@pytest.mark.parametrize(("starts", "minutes", "notebooks"), PLANS, ids=["90", "half-day", "calib"])
+def test_both_editions_plan_the_same_agenda(starts, minutes, notebooks):
+    en, zh = (_plan(lang, starts[lang]) for lang in ("en", "zh"))
+    assert ROW.findall(en) == ROW.findall(zh)
+    assert {n for _, n in NOTEBOOK_LINK.findall(en)} == {n for _, n in NOTEBOOK_LINK.findall(zh)}
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_every_cited_heading_is_in_its_notebook(lang):
+    cited = _marked(lang, "§")
+    assert len(cited) >= 30
+    wrong = [
+        f"{notebook.name}: {heading!r}"
+        for position, heading in cited
+        if _squeeze(heading) not in _headings(notebook := _notebook_before(lang, position))
+    ]
+    assert not wrong, "no such heading:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_every_cited_exercise_prompt_is_in_its_notebook(lang):
+    cited = _marked(lang, "▸")
+    assert len(cited) >= 25
+    wrong = [
+        f"{notebook.name}: {prompt!r}"
+        for position, prompt in cited
+        if _squeeze(prompt) not in _everything(notebook := _notebook_before(lang, position))
+    ]
+    assert not wrong, "no such exercise prompt:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_every_named_misconception_is_the_feedbacks_own_words(lang):
+    cited = _marked(lang, "✗")
+    assert len(cited) >= 40
+    wrong = [words for _, words in cited if _squeeze(words) not in _catalogue(lang)]
+    assert not wrong, f"not in the catalogue's {lang} messages: {wrong}"
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_no_computed_decimal_is_typed_in(lang):
+    prose = INLINE_CODE.sub(" ", CODE_BLOCK.sub(" ", _text(lang)))
+    typed = set(DECIMAL.findall(prose)) - ALLOWED_DECIMALS
+    assert not typed, f"{GUIDES[lang].name} types decimals the notebooks compute: {typed}"
+
+
+def test_the_chinese_guide_is_chinese_paragraph_by_paragraph():
+    problems = []
+    for paragraph in _paragraphs(_text("zh")):
+        runs = english_left(paragraph)
+        if runs:
+            problems.append(f"English left: {runs[:3]} in {paragraph[:60]!r}")
+        if cjk_share(paragraph) < 0.5:
+            problems.append(f"only {cjk_share(paragraph):.0%} CJK: {paragraph[:60]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_checks_catch_a_bad_agenda_and_english_prose():
+    assert [(int(a), int(b)) for a, b in ROW.findall("| 0-10 | x |\n| 10-25 | y |")] == [
+        (0, 10),
+        (10, 25),
+    ]
+    assert english_left("这一段 was left in English by mistake。")
+    assert DECIMAL.findall("AP 0.2815, 文章003 §3.1") == ["0.2815"]

@@ -1,0 +1,208 @@
+"""The static site (``make site``, ``tools/build_site.py``) reads without Python or a network.
+
+Builds the site once into a temporary folder, then reads its HTML: the index lists every
+notebook of both editions, every page is there, nothing is fetched from the network, the
+playground's formulas are MathML, and every relative link lands on a file of the site.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+NOTEBOOK_NAME = re.compile(r"^\d\d_[A-Za-z0-9_]+\.ipynb$")
+EDITIONS = {"en": NOTEBOOKS, "zh": NOTEBOOKS / "zh"}
+#: TeX as Jupyter finds it: $$...$$, \[...\], $...$, \(...\).
+TEX = re.compile(
+    r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\\\[(.+?)(?<!\\)\\\]"
+    r"|(?<![$\\])\$(.+?)(?<![$\\])\$|(?<!\\)\\\((.+?)(?<!\\)\\\)",
+    re.DOTALL,
+)
+EXTERNAL = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
+
+_spec = importlib.util.spec_from_file_location("build_site_tool", ROOT / "tools" / "build_site.py")
+assert _spec is not None and _spec.loader is not None
+tool = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = tool  # dataclasses look their module up there
+_spec.loader.exec_module(tool)
+
+PRESENT = [
+    (edition, path)
+    for edition, folder in EDITIONS.items()
+    for path in sorted(folder.glob("*.ipynb"))
+    if NOTEBOOK_NAME.match(path.name)
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return tool.build(tmp_path_factory.mktemp("site") / "site")
+
+
+def _soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def _pages(site) -> list[Path]:
+    return sorted(site.out_dir.rglob("*.html"))
+
+
+def test_build_reads_every_notebook(site):
+    assert not site.skipped, f"notebooks that could not be read: {site.skipped}"
+    assert len(site.pages) == len(PRESENT)
+    assert site.files > len(PRESENT) and site.size_bytes > 0
+    summary = site.summary()
+    assert "MiB" in summary and " s" in summary
+
+
+def test_index_lists_every_notebook_of_both_editions_in_order(site):
+    index = _soup(site.out_dir / "index.html")
+    hrefs = [a["href"] for a in index.find_all("a", href=True)]
+    for edition, path in PRESENT:
+        assert f"{edition}/{path.stem}.html" in hrefs, f"index.html misses {edition}/{path.name}"
+    for edition in EDITIONS:
+        listed = [h for h in hrefs if h.startswith(f"{edition}/")]
+        assert listed == sorted(listed), f"{edition} notebooks out of order on the index"
+    assert "中文版" in index.get_text()
+    assert index.find("h1").get_text(strip=True)
+
+
+@pytest.mark.parametrize(("edition", "path"), PRESENT, ids=lambda v: getattr(v, "name", v))
+def test_every_page_exists_with_utf8_and_its_language(site, edition, path):
+    page = site.out_dir / edition / f"{path.stem}.html"
+    assert page.is_file(), f"no page for {edition}/{path.name}"
+    soup = _soup(page)
+    assert soup.find("meta", charset=re.compile("utf-8", re.IGNORECASE))
+    assert soup.html["lang"] == edition
+    if edition == "zh":
+        assert re.search(r"[\u4e00-\u9fff]", soup.find("h1").get_text()), "zh title is not Chinese"
+
+
+def test_chinese_text_gets_a_cjk_font_stack(site):
+    css = (site.out_dir / "assets" / "site.css").read_text(encoding="utf-8")
+    assert "Noto Sans CJK SC" in css
+    assert ":lang(zh)" in css
+
+
+def test_nothing_is_loaded_from_the_network(site):
+    offenders = []
+    for page in _pages(site):
+        soup = _soup(page)
+        for tag, attribute in (("script", "src"), ("link", "href"), ("img", "src")):
+            for element in soup.find_all(tag, attrs={attribute: True}):
+                if EXTERNAL.match(element[attribute]):
+                    offenders.append((page.name, tag, element[attribute]))
+        for style in [s.get_text() for s in soup.find_all("style")] + [
+            str(e["style"]) for e in soup.find_all(style=True)
+        ]:
+            offenders += [
+                (page.name, "css", u) for u in re.findall(r"url\(\s*['\"]?https?:[^)]*", style)
+            ]
+            offenders += [(page.name, "css", "@import") for _ in re.findall(r"@import", style)]
+    for sheet in (site.out_dir / "assets").glob("*.css"):
+        text = sheet.read_text(encoding="utf-8")
+        offenders += [
+            (sheet.name, "css", u) for u in re.findall(r"url\(\s*['\"]?https?:[^)]*", text)
+        ]
+        offenders += [(sheet.name, "css", "@import") for _ in re.findall(r"@import", text)]
+    assert not offenders, offenders[:10]
+
+
+def _formulas(path: Path) -> list[str]:
+    """The TeX a reader of ``path`` in JupyterLab sees typeset."""
+    notebook = nbformat.read(path, as_version=4)
+    texts = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            texts += [data[m] for m in ("text/html", "text/markdown", "text/latex") if m in data]
+    return [m[0] for text in texts for m in TEX.finditer(text)]
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_every_formula_of_the_playground_became_mathml(site, edition):
+    source = EDITIONS[edition] / "06_playground.ipynb"
+    if edition == "en":
+        assert source.exists()
+    elif not source.exists():  # the Chinese edition may not be written yet
+        return
+    page = _soup(site.out_dir / edition / "06_playground.html")
+    formulas = _formulas(source)
+    maths = page.find_all("math")
+    assert len(maths) >= len(formulas), f"{len(formulas)} formulas, {len(maths)} MathML"
+    assert not page.select(".tex-fallback")
+    for math in maths:
+        assert math.find(["mi", "mn", "mo", "mfrac", "mrow"]), "an empty formula"
+    # No TeX left for MathJax to typeset, outside code.
+    for text in page.find_all(string=TEX):
+        assert any(p.name in {"pre", "code", "script", "style", "math"} for p in text.parents), (
+            f"TeX left in the page: {text[:80]!r}"
+        )
+    if edition == "en" and formulas:
+        annotations = [a.get_text() for a in page.find_all("annotation")]
+        assert any(r"\frac" in a for a in annotations), "MathML lost its TeX annotation"
+
+
+def test_no_formula_of_the_site_was_left_as_tex(site):
+    assert not site.tex_fallbacks, f"latex2mathml could not convert: {site.tex_fallbacks}"
+
+
+def test_playground_shows_widget_pictures_and_folded_solutions(site):
+    page = _soup(site.out_dir / "en" / "06_playground.html")
+    pictures = page.select(".mapteach-static img[src^='data:image/png;base64,']")
+    assert len(pictures) >= 2, "the boards' static pictures are missing"
+    solutions = page.select(".mapteach-exercise-static details")
+    assert len(solutions) >= 3 and all(d.find("summary") for d in solutions)
+    assert all(not d.has_attr("open") for d in solutions), "a solution is unfolded"
+    assert "application/vnd.jupyter.widget-view+json" not in str(page)
+
+
+def test_relative_links_resolve_to_files_of_the_site(site):
+    broken = []
+    for page in _pages(site):
+        soup = _soup(page)
+        ids = {e["id"] for e in soup.find_all(id=True)}
+        for tag, attribute in (("a", "href"), ("link", "href"), ("img", "src"), ("script", "src")):
+            for element in soup.find_all(tag, attrs={attribute: True}):
+                parts = urlsplit(element[attribute])
+                if parts.scheme or parts.netloc:
+                    continue
+                if not parts.path:
+                    # A fragment names an id as written, or percent-decoded (HTML's rule).
+                    if parts.fragment and not {parts.fragment, unquote(parts.fragment)} & ids:
+                        broken.append((page.name, element[attribute]))
+                    continue
+                if not (page.parent / unquote(parts.path)).resolve().is_file():
+                    broken.append((page.name, element[attribute]))
+                if parts.path.endswith(".ipynb"):
+                    broken.append((page.name, element[attribute]))
+    assert not broken, broken[:10]
+
+
+def test_links_between_notebooks_stay_in_their_edition(site):
+    page = _soup(site.out_dir / "en" / "06_playground.html")
+    hrefs = {a["href"] for a in page.find_all("a", href=True)}
+    assert {"05_legal_search_walkthrough.html", "07_pr_curves.html"} <= hrefs
+    assert "../index.html" in hrefs
+    zh = site.out_dir / "zh" / "06_playground.html"
+    if zh.exists():
+        zh_hrefs = {a["href"] for a in _soup(zh).find_all("a", href=True)}
+        assert "07_pr_curves.html" in zh_hrefs  # the zh twin, in zh/
+        assert "../en/06_playground.html" in zh_hrefs  # the switch to English
+        assert "../zh/06_playground.html" in hrefs
+
+
+def test_a_folder_it_did_not_build_is_never_emptied(tmp_path):
+    (tmp_path / "notes.txt").write_text("keep me")
+    with pytest.raises(SystemExit):
+        tool.build(tmp_path)
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
