@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import fractions
 import hashlib
 import itertools
 import random
@@ -43,7 +44,12 @@ import ipywidgets
 import traitlets
 
 from mapteach.i18n import N_, language, tr
-from mapteach.metrics import average_precision, mean_average_precision, precision_at_k
+from mapteach.metrics import (
+    average_precision,
+    mean_average_precision,
+    precision_at_k,
+    r_precision,
+)
 from mapteach.metrics._validation import as_k, as_labels
 from mapteach.metrics.names import parse_measure
 from mapteach.teaching.answers import (
@@ -54,11 +60,13 @@ from mapteach.teaching.answers import (
     asked_precision,
     check_number,
 )
+from mapteach.teaching.beyond_misconceptions import RPREC_MISCONCEPTIONS
 from mapteach.teaching.misconceptions import (
     AP_MISCONCEPTIONS,
     MAP_MISCONCEPTIONS,
     PRECISION_MISCONCEPTIONS,
 )
+from mapteach.teaching.pr_curve import pr_curve
 from mapteach.teaching.progress import learner as current_learner
 from mapteach.teaching.progress import record_check
 from mapteach.teaching.trace import explain_ap, explain_table, trace_ap
@@ -71,8 +79,10 @@ __all__ = [
     "NumberExercise",
     "ap_exercise",
     "collect_exercises",
+    "interpolated_precision_exercise",
     "map_exercise",
     "precision_exercise",
+    "r_precision_exercise",
 ]
 
 _STATIC = Path(__file__).parent / "static"
@@ -864,3 +874,156 @@ def _variant(
         for mark, y in zip(marks, variant, strict=True):
             prompt = prompt.replace(mark, str(y))
     return variant, prompt
+
+
+_RAW_AT_LEVEL = N_("gave the raw precision at the rank where recall reaches the level")
+_BEST_ANYWHERE = N_("took the best precision anywhere in the list")
+
+
+def _interpolated_scores(
+    labels: Sequence[int], n_relevant: int | None, level: float
+) -> tuple[float, dict[str, float], int]:
+    curve = pr_curve(labels, n_relevant=n_relevant)
+    first = curve[curve["recall"] >= level - 1e-12].iloc[0]
+    wrong = {_RAW_AT_LEVEL: float(first["precision"]), _BEST_ANYWHERE: curve["precision"].max()}
+    return float(first["interpolated"]), wrong, int(first["rank"])
+
+
+def interpolated_precision_exercise(
+    labels: Sequence[int | bool],
+    recall: str | fractions.Fraction,
+    *,
+    n_relevant: int | None = None,
+    decimals: int = 4,
+    lang: str | None = None,
+    key: str | None = None,
+) -> NumberExercise:
+    """An exercise: interpolated precision at a recall level, read off the PR curve.
+
+    Recognises the raw precision at the first rank that reaches the level, and the
+    best precision anywhere in the list. Introduced in ``07_pr_curves``. ``key``
+    records checks and gives a named learner a list of their own, as
+    :func:`ap_exercise` does.
+
+    Examples
+    --------
+    >>> from mapteach.views.exercises import interpolated_precision_exercise
+    >>> exercise = interpolated_precision_exercise([1, 0, 0, 1, 1, 0], "2/3")
+    >>> round(exercise.truth, 4), exercise.check("0.5").misconception
+    (0.6, 'gave the raw precision at the rank where recall reaches the level')
+    """
+    lang = widget_language(lang)
+    level = fractions.Fraction(recall)
+    [labels], _ = _variant(
+        [labels],
+        None,
+        key,
+        lambda y: _interpolated_scores(y, n_relevant, float(level))[:2],
+        decimals,
+        None,
+    )
+    with language(lang):
+        y = as_labels(labels).astype(int).tolist()
+        answer, wrong, rank = _interpolated_scores(y, n_relevant, float(level))
+        explanations = {
+            _RAW_AT_LEVEL: tr(
+                "That is the raw precision at rank {rank}, where recall first reaches {level}. "
+                "Interpolated precision takes the best precision at recall {level} or higher, "
+                "and precision can recover at a later rank.",
+                rank=rank,
+                level=str(level),
+            ),
+            _BEST_ANYWHERE: tr(
+                "That maximum includes ranks whose recall is below {level}; only recall "
+                "{level} or higher counts.",
+                level=str(level),
+            ),
+        }
+        prompt = tr(
+            "For the list <code>{labels}</code> (R = {r}), what is the <b>interpolated</b> "
+            "precision at recall {level}? Give {decimals} decimals or a fraction.",
+            labels=y,
+            r=sum(y) if n_relevant is None else n_relevant,
+            level=str(level),
+            decimals=decimals,
+        )
+        solution = tr(
+            "The best precision at recall {level} or higher is {answer:.4f}: the table gives "
+            "precision and recall after each rank.",
+            level=str(level),
+            answer=answer,
+        )
+        table = pr_curve(y, n_relevant=n_relevant).round(4).to_html(index=False)
+    return NumberExercise(
+        prompt,
+        answer,
+        [(name, value, explanations[name]) for name, value in wrong.items()],
+        f"<p>{solution}</p>{table}",
+        decimals=decimals,
+        lang=lang,
+        key=key,
+    )
+
+
+def _r_precision_scores(labels: Sequence[int], n_relevant: int) -> tuple[float, dict[str, float]]:
+    wrong = {m.name: m.compute(labels, n_relevant=n_relevant) for m in RPREC_MISCONCEPTIONS}
+    return r_precision(labels, n_relevant=n_relevant), wrong
+
+
+def r_precision_exercise(
+    labels: Sequence[int | bool],
+    n_relevant: int,
+    *,
+    decimals: int = 4,
+    lang: str | None = None,
+    key: str | None = None,
+) -> NumberExercise:
+    """An exercise: R-precision of a list whose query has ``n_relevant`` relevant documents.
+
+    Recognises P@10, precision at the hits found instead of at R, and precision at
+    the last relevant result. Introduced in ``13_r_precision_and_other_numbers``.
+    ``key`` records checks and gives a named learner a list of their own, as
+    :func:`ap_exercise` does.
+
+    Examples
+    --------
+    >>> from mapteach.views.exercises import r_precision_exercise
+    >>> exercise = r_precision_exercise([0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0], 6)
+    >>> exercise.truth, exercise.check("0.4").misconception
+    (0.5, 'P@10 for R-precision')
+    """
+    lang = widget_language(lang)
+    [labels], _ = _variant(
+        [labels], None, key, lambda y: _r_precision_scores(y, n_relevant), decimals, n_relevant
+    )
+    with language(lang):
+        y = as_labels(labels).astype(int).tolist()
+        answer, wrong = _r_precision_scores(y, n_relevant)
+        missed = n_relevant - sum(y)
+        prompt = tr(
+            "A query has R = {r} relevant documents; its ranked list is <code>{labels}</code> "
+            "({missed} of its relevant documents were never retrieved). What is its "
+            "R-precision? Give {decimals} decimals or a fraction.",
+            r=n_relevant,
+            labels=y,
+            missed=missed,
+            decimals=decimals,
+        )
+        solution = tr(
+            "Read rank R = {r}: {hits} of the top {r} are relevant, so R-precision = "
+            "{hits}/{r} = {rprec:.4f}.",
+            r=n_relevant,
+            hits=sum(y[:n_relevant]),
+            rprec=answer,
+        )
+        table = pr_curve(y, n_relevant=n_relevant).round(4).to_html(index=False)
+    misconceptions = [(m.name, wrong[m.name], m.explanation) for m in RPREC_MISCONCEPTIONS]
+    return NumberExercise(
+        prompt,
+        answer,
+        misconceptions,
+        f"<p>{solution}</p>{table}",
+        decimals=decimals,
+        lang=lang,
+        key=key,
+    )
