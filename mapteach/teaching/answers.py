@@ -182,7 +182,11 @@ def asked_precision(decimals: int) -> str:
     >>> from mapteach.teaching.answers import asked_precision
     >>> asked_precision(4), asked_precision(1)
     ('4 decimals or a fraction such as 2/3', '1 decimal or a fraction such as 2/3')
+    >>> asked_precision(0)
+    'a whole number'
     """
+    if decimals == 0:
+        return tr("a whole number")
     if decimals == 1:
         return tr("1 decimal or a fraction such as 2/3")
     return tr("{n} decimals or a fraction such as 2/3", n=decimals)
