@@ -124,6 +124,15 @@ table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 0
 """
 
 
+def _table(kind: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    """An HTML table of escaped cells."""
+    cells = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    return f'<table class="{kind}"><tr>{head}</tr>{cells}</table>'
+
+
 def _exercise_html(item: dict[str, Any]) -> str:
     key = html.escape(item["key"] or "(no key)")
     parts = [
@@ -134,25 +143,11 @@ def _exercise_html(item: dict[str, Any]) -> str:
         f'<div class="solution">{item["solution"]}</div>',
     ]
     if item.get("options"):
-        rows = "".join(
-            f"<tr><td>{'✔' if o['correct'] else ''}</td><td>{html.escape(o['option'])}</td>"
-            f"<td>{html.escape(o['reply'])}</td></tr>"
-            for o in item["options"]
-        )
-        parts.append(
-            '<table class="options"><tr><th></th><th>option</th><th>feedback</th></tr>'
-            f"{rows}</table>"
-        )
+        rows = [("✔" if o["correct"] else "", o["option"], o["reply"]) for o in item["options"]]
+        parts.append(_table("options", ("", "option", "feedback"), rows))
     elif item.get("misconceptions"):
-        rows = "".join(
-            f"<tr><td>{html.escape(m['name'])}</td><td>{html.escape(m['value'])}</td>"
-            f"<td>{html.escape(m['feedback']['message'])}</td></tr>"
-            for m in item["misconceptions"]
-        )
-        parts.append(
-            '<table class="misconceptions"><tr><th>misconception</th><th>answer</th>'
-            f"<th>feedback</th></tr>{rows}</table>"
-        )
+        rows = [(m["name"], m["value"], m["feedback"]["message"]) for m in item["misconceptions"]]
+        parts.append(_table("misconceptions", ("misconception", "answer", "feedback"), rows))
     if item.get("targets"):
         parts.append(f"<p>targets: {html.escape(json.dumps(item['targets']))}</p>")
     parts.append("</section>")
