@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from mapteach.views.ranking_board import RankingBoard
+from mapteach.board.ranking_board import RankingBoard
 
 ROUNDS = 60
 

@@ -90,7 +90,7 @@ def worker(tool: str, folder: Path) -> dict:
     out: dict = {}
     clock = time.perf_counter
     if tool == "mapteach arrays":
-        from mapteach.runs.evaluate import evaluate_scores
+        from mapteach.runs.score_matrix import evaluate_scores
 
         start = clock()
         scores, relevance, missed = data["scores"], data["relevance"], data["missed"]
@@ -106,7 +106,7 @@ def worker(tool: str, folder: Path) -> dict:
         out["evaluate"] = clock() - start
         out["ap"] = table["AP"].tolist()
     elif tool == "mapteach files":
-        from mapteach.runs.evaluate import evaluate
+        from mapteach.runs.evaluation import evaluate
 
         start = clock()
         table = evaluate(folder / "qrels.txt", folder / "run.txt", MEASURES)

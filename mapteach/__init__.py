@@ -1,12 +1,11 @@
 """mapteach: learn ranking evaluation, centred on Mean Average Precision (MAP).
 
-The helper package behind the workbook's notebooks. Its folders are its floors,
-and each imports only from the floors below it:
-
-- ``mapteach.metrics``: pure measures (numbers in, floats out; numpy only);
-- ``mapteach.runs``: TREC files, ``evaluate``, run comparison, conventions;
-- ``mapteach.teaching``: traces, the articles' examples, exercise checking, judging analysis;
-- ``mapteach.views``: plots, HTML and widgets.
+The helper package behind the workbook's notebooks, one folder per feature. At the
+bottom, ``mapteach.i18n`` (standard library only) and ``mapteach.metrics`` (numpy
+only); above them ``runs`` (TREC files, ``evaluate``), ``analysis`` (comparisons,
+pooling, conventions), ``explain`` (traces and display tables), ``articles``,
+``exercises``, ``board``, ``judging`` and ``classroom``. Each package's ``__init__`` is
+its public path; the dependency graph is written once, in ``tests/test_layering.py``.
 
 The names below are re-exported lazily, so ``import mapteach`` loads nothing heavy
 until a name is used.
@@ -22,7 +21,7 @@ import importlib
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-#: Each re-exported name and the module that defines it.
+#: Each re-exported name and the public path (a package's ``__init__``) it comes from.
 _EXPORTS: dict[str, str] = {
     "average_precision": "mapteach.metrics",
     "bpref": "mapteach.metrics",
@@ -39,26 +38,26 @@ _EXPORTS: dict[str, str] = {
     "eleven_point_average_precision": "mapteach.metrics.curves",
     "eleven_point_precisions": "mapteach.metrics.curves",
     "parse_measure": "mapteach.metrics.names",
-    "read_qrels": "mapteach.runs.trec",
-    "read_run": "mapteach.runs.trec",
-    "evaluate": "mapteach.runs.evaluate",
-    "evaluate_scores": "mapteach.runs.evaluate",
-    "summarize": "mapteach.runs.evaluate",
-    "compare_runs": "mapteach.runs.compare",
-    "EXAMPLES": "mapteach.teaching.examples",
-    "examples_table": "mapteach.teaching.examples",
-    "get_example": "mapteach.teaching.examples",
-    "explain_ap": "mapteach.teaching.trace",
-    "explain_ndcg": "mapteach.teaching.trace",
-    "explain_rr": "mapteach.teaching.trace",
-    "trace_ap": "mapteach.teaching.trace",
-    "trace_ndcg": "mapteach.teaching.trace",
-    "trace_rr": "mapteach.teaching.trace",
-    "pr_curve": "mapteach.teaching.pr_curve",
-    "score_table": "mapteach.teaching.score_table",
-    "learner": "mapteach.teaching.progress",
-    "progress": "mapteach.teaching.progress",
-    "show_trace": "mapteach.views.render",
+    "read_qrels": "mapteach.runs",
+    "read_run": "mapteach.runs",
+    "evaluate": "mapteach.runs",
+    "evaluate_scores": "mapteach.runs",
+    "summarize": "mapteach.runs",
+    "compare_runs": "mapteach.analysis",
+    "EXAMPLES": "mapteach.articles",
+    "examples_table": "mapteach.articles",
+    "get_example": "mapteach.articles",
+    "explain_ap": "mapteach.explain",
+    "explain_ndcg": "mapteach.explain",
+    "explain_rr": "mapteach.explain",
+    "trace_ap": "mapteach.explain",
+    "trace_ndcg": "mapteach.explain",
+    "trace_rr": "mapteach.explain",
+    "pr_curve": "mapteach.explain",
+    "score_table": "mapteach.explain",
+    "learner": "mapteach.classroom",
+    "progress": "mapteach.classroom",
+    "show_trace": "mapteach.explain",
     "get_language": "mapteach.i18n",
     "tr": "mapteach.i18n",
 }
@@ -106,6 +105,16 @@ __all__ = [
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from mapteach.analysis.compare import compare_runs
+    from mapteach.articles.examples import EXAMPLES, examples_table, get_example
+    from mapteach.classroom.identity import learner
+    from mapteach.classroom.progress_log import progress
+    from mapteach.explain.ap_trace import explain_ap, trace_ap
+    from mapteach.explain.ndcg_trace import explain_ndcg, trace_ndcg
+    from mapteach.explain.pr_table import pr_curve
+    from mapteach.explain.rr_trace import explain_rr, trace_rr
+    from mapteach.explain.scores import score_table
+    from mapteach.explain.trace_display import show_trace
     from mapteach.i18n import get_language, tr
     from mapteach.metrics import (
         average_precision,
@@ -123,22 +132,9 @@ if TYPE_CHECKING:
     )
     from mapteach.metrics.curves import eleven_point_average_precision, eleven_point_precisions
     from mapteach.metrics.names import parse_measure
-    from mapteach.runs.compare import compare_runs
-    from mapteach.runs.evaluate import evaluate, evaluate_scores, summarize
+    from mapteach.runs.evaluation import evaluate, summarize
+    from mapteach.runs.score_matrix import evaluate_scores
     from mapteach.runs.trec import read_qrels, read_run
-    from mapteach.teaching.examples import EXAMPLES, examples_table, get_example
-    from mapteach.teaching.pr_curve import pr_curve
-    from mapteach.teaching.progress import learner, progress
-    from mapteach.teaching.score_table import score_table
-    from mapteach.teaching.trace import (
-        explain_ap,
-        explain_ndcg,
-        explain_rr,
-        trace_ap,
-        trace_ndcg,
-        trace_rr,
-    )
-    from mapteach.views.render import show_trace
 
 
 def set_language(lang: str) -> None:
@@ -146,7 +142,7 @@ def set_language(lang: str) -> None:
 
     :func:`mapteach.i18n.set_language` chooses the catalogue; this also lets
     matplotlib draw Chinese (it registers the CJK font that the Chinese plots use,
-    :func:`mapteach.views.fonts.use_cjk_font`), so that a notebook's own figures
+    :func:`mapteach.fonts.use_cjk_font`), so that a notebook's own figures
     with Chinese labels draw glyphs, not boxes. A widget built with ``lang=``
     keeps its own language.
 
@@ -160,7 +156,7 @@ def set_language(lang: str) -> None:
 
     i18n.set_language(lang)
     if lang == "zh" and importlib.util.find_spec("matplotlib") is not None:
-        from mapteach.views.fonts import use_cjk_font
+        from mapteach.fonts import use_cjk_font
 
         use_cjk_font()
 

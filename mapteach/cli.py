@@ -179,7 +179,7 @@ def _evaluate(args: argparse.Namespace) -> str:
     # imported here, not at the top: a command loads only what it needs (pandas is slow)
     import pandas as pd
 
-    from mapteach.runs.evaluate import evaluate, summarize
+    from mapteach.runs.evaluation import evaluate, summarize
 
     if args.qrels == args.run == "-":
         raise ValueError(
@@ -220,7 +220,7 @@ def _evaluate(args: argparse.Namespace) -> str:
 
 
 def _trace(args: argparse.Namespace) -> str:
-    from mapteach.teaching.trace import explain_ap, trace_ap
+    from mapteach.explain.ap_trace import explain_ap, trace_ap
 
     try:
         labels = [int(label) for label in args.labels.split(",")]
@@ -237,7 +237,7 @@ def _trace(args: argparse.Namespace) -> str:
 
 
 def _progress(args: argparse.Namespace) -> str:
-    from mapteach.teaching.progress import merge_progress
+    from mapteach.classroom.progress_log import merge_progress
 
     if args.files.count("-") > 1:
         raise ValueError(tr("standard input (-) can be read only once."))

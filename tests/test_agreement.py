@@ -10,15 +10,10 @@ import pytest
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from mapteach.teaching.guideline import HARD_CASES, load_guideline, load_judging_set
-from mapteach.teaching.judging import (
-    agreement,
-    agreement_many,
-    calibration_report,
-    flip_sensitivity,
-    interpret_kappa,
-    simulate_annotator,
-)
+from mapteach.judging.annotator_agreement import agreement, agreement_many, interpret_kappa
+from mapteach.judging.calibration import calibration_report, simulate_annotator
+from mapteach.judging.guideline import HARD_CASES, load_guideline, load_judging_set
+from mapteach.judging.sensitivity import flip_sensitivity
 
 GOLD = load_judging_set().gold()
 
@@ -164,7 +159,7 @@ def test_the_set_cites_existing_rules_and_uses_every_rule():
 
 
 def _edited(tmp_path, name, edit):
-    from mapteach.teaching import guideline as module
+    from mapteach.judging import guideline as module
 
     document = json.loads((module._DATA / name).read_text(encoding="utf-8"))
     edit(document)

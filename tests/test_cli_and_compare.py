@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mapteach.runs.compare import compare_runs, paired_randomization_test
-from mapteach.views.plots import plot_deltas
+from mapteach.analysis.compare import compare_runs
+from mapteach.analysis.paired_tests import paired_randomization_test
+from mapteach.analysis.plots import plot_deltas
 
 QRELS = "q1 0 a 1\nq1 0 c 1\nq1 0 m 1\nq2 0 x 2\n"
 RUN = "q1 Q0 a 1 3 s\nq1 Q0 b 2 2 s\nq1 Q0 c 3 1 s\nq2 Q0 x 1 1 s\nq9 Q0 x 1 1 s\n"

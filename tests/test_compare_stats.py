@@ -17,15 +17,14 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests  # type: ignore[import-untyped]
 from statsmodels.stats.power import TTestPower  # type: ignore[import-untyped]
 
-from mapteach.runs.compare import (
-    TESTS,
+from mapteach.analysis.compare import (
     compare_many,
     compare_runs,
     compare_scores,
     compare_systems,
-    paired_randomization_test,
     queries_needed,
 )
+from mapteach.analysis.paired_tests import TESTS, paired_randomization_test
 
 
 def _scores(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -322,7 +321,7 @@ def test_a_query_answered_only_with_unjudged_documents_is_still_compared():
 def test_compare_scores_names_queries_scored_twice():
     import pandas as pd
 
-    from mapteach.runs.compare import compare_scores
+    from mapteach.analysis.compare import compare_scores
 
     a = pd.Series([0.1, 0.2], index=["q1", "q2"])
     b = pd.Series([0.1, 0.2, 0.3], index=["q1", "q2", "q2"])

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from mapteach import average_precision, ndcg_at_k
 from mapteach.metrics.names import parse_measure
-from mapteach.runs.evaluate import evaluate, evaluate_scores
+from mapteach.runs.evaluation import evaluate
+from mapteach.runs.score_matrix import evaluate_scores
 
 MEASURES = ["AP", "AP@3", "P@3", "R@2", "RR", "RR@2", "nDCG", "nDCG@3", "Success@1", "Success@3"]
 
@@ -172,13 +173,13 @@ RUN_LAB = {
 
 
 def lab_table():
-    from mapteach.runs.conventions import compare_conventions
+    from mapteach.analysis.conventions import compare_conventions
 
     return compare_conventions(QRELS_LAB, RUN_LAB)
 
 
 def test_every_convention_row_is_evaluate_with_that_option():
-    from mapteach.runs.conventions import SETTINGS
+    from mapteach.analysis.conventions import SETTINGS
 
     table = lab_table()
     for name, (options, _) in SETTINGS.items():
@@ -227,7 +228,7 @@ def test_peer_rows_equal_calling_the_library_directly():
 def test_peers_that_are_not_installed_say_so(monkeypatch):
     import importlib.util
 
-    from mapteach.runs import conventions
+    from mapteach.analysis import conventions
 
     real = importlib.util.find_spec
     absent = {"pytrec_eval", "ir_measures", "ranx", "sklearn", "torchmetrics"}
@@ -243,7 +244,7 @@ def test_peers_that_are_not_installed_say_so(monkeypatch):
 
 
 def test_audit_setups():
-    from mapteach.runs.conventions import audit_setups
+    from mapteach.analysis.conventions import audit_setups
 
     audit = audit_setups(
         QRELS_LAB, RUN_LAB, {}, {"cutoff": 3, "no_relevant": "skip", "ties": "input"}
@@ -260,15 +261,15 @@ def test_audit_setups():
 
 
 def test_audit_setups_checks_each_choice_against_its_vocabulary():
-    from mapteach.runs.conventions import audit_setups
+    from mapteach.analysis.conventions import audit_setups
 
     with pytest.raises(ValueError, match=r"setup_b\['ties'\] must be one of 'trec_eval', 'input'"):
         audit_setups(QRELS_LAB, RUN_LAB, {}, {"ties": "random"})
 
 
 def test_registries_are_read_only():
-    from mapteach.runs.conventions import CHECKLIST, SETTINGS
-    from mapteach.views.convention_switches import ConventionSwitches
+    from mapteach.analysis.convention_widgets import ConventionSwitches
+    from mapteach.analysis.conventions import CHECKLIST, SETTINGS
 
     with pytest.raises(TypeError):
         SETTINGS["mine"] = ({}, "")
@@ -281,8 +282,8 @@ def test_registries_are_read_only():
 
 
 def test_the_switches_offer_choices_from_the_vocabularies():
+    from mapteach.analysis.convention_widgets import ConventionSwitches
     from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
-    from mapteach.views.convention_switches import ConventionSwitches
 
     options = ConventionSwitches.OPTIONS
     assert options["ties"] == TIES and options["missing"] == MISSING
@@ -291,7 +292,7 @@ def test_the_switches_offer_choices_from_the_vocabularies():
 
 
 def test_the_three_articles_give_three_answers():
-    from mapteach.teaching.articles import (
+    from mapteach.articles.functions import (
         article_000_map,
         article_001_map,
         article_003_map,
@@ -315,7 +316,7 @@ def test_the_three_articles_give_three_answers():
 
 
 def test_switches_offer_only_r_with_tie_aware_scores():
-    from mapteach.views.convention_switches import ConventionSwitches
+    from mapteach.analysis.convention_widgets import ConventionSwitches
 
     switches = ConventionSwitches(QRELS_LAB, RUN_LAB)
     switches.controls["denominator"].value = "retrieved"

@@ -8,13 +8,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mapteach import average_precision, pr_curve
+from mapteach.analysis.averaged_curve import mean_interpolated_precision
+from mapteach.board.board_plots import BoardFigure
+from mapteach.explain.plots import plot_ap_bars, plot_pr_curve
 from mapteach.metrics.curves import (
     eleven_point_average_precision,
     eleven_point_precisions,
     interpolated_precision,
 )
-from mapteach.runs.averaged_curve import mean_interpolated_precision
-from mapteach.views.plots import BoardFigure, _area_polygon, plot_ap_bars, plot_pr_curve
+from mapteach.plots import _area_polygon
 
 
 def polygon_area(points: np.ndarray) -> float:

@@ -10,8 +10,10 @@ import pandas as pd
 import pytest
 
 from mapteach import average_precision, ndcg_at_k
-from mapteach.runs.evaluate import evaluate, evaluate_scores, summarize
-from mapteach.runs.trec import as_qrels, as_run, read_qrels, read_run, write_trec
+from mapteach.runs.evaluation import evaluate, summarize
+from mapteach.runs.frames import as_qrels, as_run
+from mapteach.runs.score_matrix import evaluate_scores
+from mapteach.runs.trec import read_qrels, read_run, write_trec
 
 # A golden pair: q1 is article 003's query B (R = 3, one relevant never retrieved),
 # q2 has a tie between a relevant and an irrelevant document, q3 has nothing relevant.
@@ -368,7 +370,7 @@ def test_max_results_and_judged_only_by_hand():
 
 
 def test_judged_only_drops_negative_grades_as_the_judging_module_does():
-    from mapteach.teaching.judging import judged_only_ap
+    from mapteach.judging.sensitivity import judged_only_ap
 
     qrels = {"q": {"a": -1, "b": 1, "c": 0, "d": 1}}
     run = {"q": {"u": 4.0, "a": 3.0, "c": 2.0, "b": 1.0}}

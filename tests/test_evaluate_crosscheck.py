@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 import pytest
 
-from mapteach.runs.evaluate import evaluate
+from mapteach.runs.evaluation import evaluate
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mapteach import EXAMPLES, examples_table, get_example, precision_at_k
-from mapteach.teaching.examples import ARTICLES, MapExample, RankingExample
-from mapteach.teaching.misconceptions import final_hits_in_every_numerator
+from mapteach.articles.examples import ARTICLES, MapExample, RankingExample
+from mapteach.exercises.misconceptions import final_hits_in_every_numerator
 
 
 @pytest.mark.parametrize(

@@ -11,20 +11,14 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mapteach import average_precision, get_example
-from mapteach.teaching.answers import Feedback, check_number, parse_answer
-from mapteach.teaching.misconceptions import (
+from mapteach.exercises.answers import Feedback, check_number, parse_answer
+from mapteach.exercises.factories_ap import ap_exercise, map_exercise, precision_exercise
+from mapteach.exercises.misconceptions import (
     ap_sum_over_list_length,
     final_hits_in_every_numerator,
     mean_precision_over_all_ranks,
 )
-from mapteach.views.exercises import (
-    ArrangeExercise,
-    ChoiceExercise,
-    NumberExercise,
-    ap_exercise,
-    map_exercise,
-    precision_exercise,
-)
+from mapteach.exercises.widgets import ArrangeExercise, ChoiceExercise, NumberExercise
 
 LATE = get_example("001_legal_late").labels  # AP 0.2815; article 001 printed 0.48
 SLIP = "final hit count in every numerator"

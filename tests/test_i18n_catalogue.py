@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from mapteach.explain.glossary import GLOSSARY
 from mapteach.i18n import LOCALE_DIR, language, tr
-from mapteach.teaching.glossary import GLOSSARY
 
 ROOT = Path(__file__).parents[1]
 _spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")

@@ -15,30 +15,26 @@ import pandas as pd
 import pytest
 
 from mapteach import examples_table, explain_ap, explain_ndcg, explain_rr, trace_ap, trace_rr
+from mapteach.analysis.reporting import best_by_measure, paired_effect
+from mapteach.articles.examples import get_example
+from mapteach.articles.slips import SLIPS, slips_table
+from mapteach.exercises.answers import asked_precision, check_number
+from mapteach.exercises.misconceptions import AP_MISCONCEPTIONS
+from mapteach.explain.ap_trace import TRACE_COLUMNS, TRACE_HEADERS, trace_headers
+from mapteach.explain.display import HEADERS, ShownTable, display_table, shown_label
+from mapteach.explain.pr_table import PR_HEADERS
 from mapteach.i18n import get_language, language
-from mapteach.teaching.answers import asked_precision, check_number
-from mapteach.teaching.display import HEADERS, ShownTable, display_table, shown_label
-from mapteach.teaching.examples import get_example
-from mapteach.teaching.guideline import (
+from mapteach.judging.annotator_agreement import interpret_alpha, interpret_kappa
+from mapteach.judging.calibration import LEGAL_RESULTS, calibration_report
+from mapteach.judging.guideline import (
     HARD_CASES,
     TRANSLATED_KEYS,
     load_guideline,
     load_judging_set,
 )
-from mapteach.teaching.judging import (
-    LEGAL_RESULTS,
-    calibration_report,
-    interpret_alpha,
-    interpret_kappa,
-)
-from mapteach.teaching.misconceptions import AP_MISCONCEPTIONS
-from mapteach.teaching.pr_curve import PR_HEADERS
-from mapteach.teaching.reporting import best_by_measure, paired_effect
-from mapteach.teaching.slips import SLIPS, slips_table
-from mapteach.teaching.trace import TRACE_COLUMNS, TRACE_HEADERS, trace_headers
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
-DATA = Path(__file__).parents[1] / "mapteach" / "teaching" / "data"
+DATA = Path(__file__).parents[1] / "mapteach" / "judging" / "data"
 QUERY_B = [1, 0, 1, 0, 0, 0, 0, 0]  # article 003's query B, R = 3
 
 

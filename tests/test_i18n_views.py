@@ -13,20 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from mapteach.i18n import get_language, language, tr
-from mapteach.views.convention_switches import ConventionSwitches
-from mapteach.views.exercises import (
-    ArrangeExercise,
-    ChoiceExercise,
-    ap_exercise,
-    map_exercise,
-    precision_exercise,
-)
-from mapteach.views.judging_board import GradeError, JudgingBoard
-from mapteach.views.ranking_board import MultiQueryBoard, RankingBoard, RankingError, RankingList
-from mapteach.views.render import show_trace, trace_html, widget_language
+from mapteach.analysis.convention_widgets import ConventionSwitches
+from mapteach.board.list_widget import RankingError, RankingList
+from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
+from mapteach.exercises.factories_ap import ap_exercise, map_exercise, precision_exercise
+from mapteach.exercises.widgets import ArrangeExercise, ChoiceExercise
+from mapteach.explain.trace_display import show_trace, trace_html
+from mapteach.i18n import get_language, language, tr, widget_language
+from mapteach.judging.judging_board import GradeError, JudgingBoard
 
-STATIC = Path(__file__).resolve().parents[1] / "mapteach" / "views" / "static"
+PACKAGE = Path(__file__).resolve().parents[1] / "mapteach"
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -231,7 +227,7 @@ def _literals(source: str) -> list[str]:
     return parts
 
 
-@pytest.mark.parametrize("path", sorted(STATIC.glob("*.js")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*/static/*.js")), ids=lambda p: p.name)
 def test_no_prose_is_left_in_the_javascript(path):
     code = re.compile(r"^(change:\w+|mt-[\w-]+|mapteach-[\w-]+)$")
     keys = {"Enter", "Home", "End"}  # KeyboardEvent.key values, not text

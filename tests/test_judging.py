@@ -7,15 +7,11 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from mapteach import average_precision
-from mapteach.teaching.guideline import load_judging_set
-from mapteach.teaching.judging import (
-    LEGAL_RESULTS,
-    agreement,
-    check_grades,
-    flip_sensitivity,
-    judged_only_ap,
-)
-from mapteach.views.judging_board import JudgingBoard
+from mapteach.judging.annotator_agreement import agreement
+from mapteach.judging.calibration import LEGAL_RESULTS
+from mapteach.judging.guideline import load_judging_set
+from mapteach.judging.judging_board import JudgingBoard
+from mapteach.judging.sensitivity import check_grades, flip_sensitivity, judged_only_ap
 
 
 def test_flip_sensitivity_by_hand_and_top_matters_most():

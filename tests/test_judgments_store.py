@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mapteach import read_qrels
-from mapteach.teaching.guideline import load_judging_set
-from mapteach.teaching.judgments_store import (
+from mapteach.judging.guideline import load_judging_set
+from mapteach.judging.judging_board import JudgingBoard
+from mapteach.judging.judgments import (
     Event,
     TruncatedLineWarning,
     append_event,
@@ -21,7 +22,6 @@ from mapteach.teaching.judgments_store import (
     read_events,
     to_qrels,
 )
-from mapteach.views.judging_board import JudgingBoard
 
 SET = load_judging_set()
 DOCS = [[r.doc for r in q.results] for q in SET.queries]

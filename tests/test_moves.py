@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mapteach import average_precision
-from mapteach.teaching.moves import best_single_moves, single_moves
+from mapteach.board.moves import best_single_moves, single_moves
 
 
 def test_every_move_is_tried_and_scored():

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mapteach import get_example, ndcg_at_k
+from mapteach.explain.ndcg_trace import NDCG_TRACE_COLUMNS, explain_ndcg, trace_ndcg
 from mapteach.metrics.options import GAINS
-from mapteach.teaching.trace import NDCG_TRACE_COLUMNS, explain_ndcg, trace_ndcg
 
 #: Article 001's models A and B with grades, as notebook 05 grades them for illustration
 #: (the article gives none): ordinary cases grade 1, the guiding case grade 3.

@@ -6,9 +6,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mapteach.runs.evaluate import evaluate
-from mapteach.runs.pooling import judge_pool, judged_fraction, pool, pool_bias, run_from_scores
-from mapteach.runs.trec import as_run
+from mapteach.analysis.pooling import (
+    judge_pool,
+    judged_fraction,
+    pool,
+    pool_bias,
+    run_from_scores,
+)
+from mapteach.runs.evaluation import evaluate
+from mapteach.runs.frames import as_run
 
 # Two queries. q1 has a tie (d2 and d10 at 0.5): trec_eval puts d2 first (ids descending as
 # strings, "d2" > "d10"). q2 is answered by run A only.

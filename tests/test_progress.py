@@ -18,13 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mapteach
-from mapteach.teaching import progress as store
-from mapteach.teaching.progress import (
+from mapteach.classroom import identity
+from mapteach.classroom import progress_log as store
+from mapteach.classroom.identity import learner
+from mapteach.classroom.progress_log import (
     FIELDS,
     VERDICTS,
     CorruptLineWarning,
     TruncatedLineWarning,
-    learner,
     merge_progress,
     progress,
     progress_file,
@@ -52,8 +53,8 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("MAPTEACH_LEARNER", raising=False)
     monkeypatch.delenv("MAPTEACH_PROGRESS", raising=False)
-    monkeypatch.setitem(store._state, "learner", None)
-    monkeypatch.setitem(store._state, "file", None)
+    monkeypatch.setitem(identity._state, "learner", None)
+    monkeypatch.setitem(identity._state, "file", None)
     before = _snapshot(REAL_HOME_FILE)
     yield home
     assert _snapshot(REAL_HOME_FILE) == before, "a test wrote to the real progress file"
@@ -258,7 +259,7 @@ def test_a_lone_surrogate_answer_survives(tmp_path):
 WRITER = textwrap.dedent(
     """
     import os, sys, time
-    from mapteach.teaching.progress import record_check
+    from mapteach.classroom.progress_log import record_check
     path, who, go = sys.argv[1], sys.argv[2], sys.argv[3]
     while not os.path.exists(go):
         time.sleep(0.001)

@@ -17,15 +17,15 @@ import pytest
 from sklearn.metrics import average_precision_score
 
 from mapteach import average_precision, get_example, ndcg_at_k, precision_at_k
-from mapteach.runs.compare import paired_randomization_test
-from mapteach.runs.conventions import audit_setups
-from mapteach.teaching.reporting import (
+from mapteach.analysis.conventions import audit_setups
+from mapteach.analysis.paired_tests import paired_randomization_test
+from mapteach.analysis.reporting import (
     audit_costs,
     best_by_measure,
     format_p_value,
     paired_effect,
 )
-from mapteach.teaching.slips import SLIPS, Slip, get_slip, head_blind_spot_pair, slips_table
+from mapteach.articles.slips import SLIPS, Slip, get_slip, head_blind_spot_pair, slips_table
 
 SEEDS = Path(__file__).parents[2] / "shared" / "seeds"
 NOTEBOOKS = Path(__file__).parents[1] / "notebooks"

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mapteach import average_precision, explain_ap, reciprocal_rank, trace_ap
-from mapteach.teaching.trace import RR_TRACE_COLUMNS, TRACE_COLUMNS, explain_rr, trace_rr
+from mapteach.explain.ap_trace import TRACE_COLUMNS
+from mapteach.explain.rr_trace import RR_TRACE_COLUMNS, explain_rr, trace_rr
 
 
 def test_trace_table_for_article_003_query_b():

@@ -32,7 +32,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mapteach import evaluate
-from mapteach.runs.trec import as_qrels, as_run, read_qrels, read_run
+from mapteach.runs.frames import as_qrels, as_run
+from mapteach.runs.trec import read_qrels, read_run
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -437,7 +438,7 @@ def test_blocks_of_any_size_split_lines_alike(name, monkeypatch):
         warnings.simplefilter("ignore", UserWarning)
         whole = read_run(io.BytesIO(data))
         for size in (1, 7, 16, 64):
-            monkeypatch.setattr("mapteach.runs.trec._BLOCK", size)
+            monkeypatch.setattr("mapteach.runs.lines._BLOCK", size)
             pd.testing.assert_frame_equal(read_run(io.BytesIO(data)), whole)
 
 
@@ -843,7 +844,7 @@ def test_the_fast_score_path_equals_float_bit_for_bit(texts, extra_words):
     general path, and ``_scores`` as a whole equals ``float`` or refuses the lot."""
     import numpy as np
 
-    from mapteach.runs.trec import _plain_decimals, _scores
+    from mapteach.runs.numbers import _plain_decimals, _scores
 
     texts = [text for text in texts if text] or ["0"]
     width = 8 * (-(-max(map(len, texts)) // 8) + extra_words)  # as _fields pads them

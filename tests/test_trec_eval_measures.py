@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from mapteach.cli import main
-from mapteach.runs.evaluate import evaluate, summarize
+from mapteach.runs.evaluation import evaluate, summarize
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 ir_measures = pytest.importorskip("ir_measures")

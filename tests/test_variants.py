@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from mapteach.teaching.progress import forget_learner, learner
-from mapteach.views import exercises as ex
+from mapteach import exercises as ex
+from mapteach.classroom.identity import forget_learner, learner
 
 COMPLETE = {"u1": 1, "j1": 1, "j2": 1, "j3": 1, "n1": 0, "u2": 0}
 JUDGED = {"j1": 1, "j2": 1, "j3": 1, "n1": 0}

@@ -99,6 +99,6 @@ def test_the_wheel_installs_alone_and_its_command_line_runs(tmp_path):
     assert "AP = (1/1 + 2/3) / 2 = 0.8333" in chinese
     assert "排名" in chinese, chinese
     font = run(
-        "-c", "from mapteach.views.fonts import cjk_font_path; print(cjk_font_path().is_file())"
+        "-c", "from mapteach.fonts import cjk_font_path; print(cjk_font_path().is_file())"
     )
     assert font.strip() == "True"

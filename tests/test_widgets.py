@@ -10,14 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from mapteach import average_precision, explain_ap, get_example, trace_ap
-from mapteach.views.plots import BoardFigure
-from mapteach.views.ranking_board import (
-    PRESETS,
-    MultiQueryBoard,
-    RankingBoard,
-    RankingError,
-    RankingList,
-)
+from mapteach.board.board_plots import BoardFigure
+from mapteach.board.list_widget import PRESETS, RankingError, RankingList
+from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
 
 
 def shown_ap(ranking: RankingList) -> float:

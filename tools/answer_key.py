@@ -4,7 +4,7 @@
 
 Each notebook's code cells run in a fresh Python process (``MPLBACKEND=Agg``, the
 notebook's folder as the working directory), inside
-:func:`mapteach.views.exercises.collect_exercises`; every exercise made there is
+:func:`mapteach.exercises.registry.collect_exercises`; every exercise made there is
 read back: its prompt, its answer, its worked solution, and each misconception it
 recognises with the feedback a learner gets for it. Nothing is typed by hand: the
 answer is the exercise's own ``truth``, ``correct`` option or solved arrangement,
@@ -34,7 +34,7 @@ DEFAULT_OUT = ROOT / "build" / "answer-key.html"
 _HARVEST = r"""
 import json, sys
 import mapteach
-from mapteach.views.exercises import (
+from mapteach.exercises import (
     ArrangeExercise, ChoiceExercise, NumberExercise, collect_exercises,
 )
 

@@ -11,7 +11,7 @@
 
 Messages come from every ``tr(...)``/``N_(...)`` call in the package and in the English
 notebooks' code cells (Babel's Python extractor), and from the JSON data files' keys that
-``mapteach.teaching.guideline.TRANSLATED_KEYS`` names.
+``mapteach.judging.guideline.TRANSLATED_KEYS`` names.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _json_strings(value: object, keys: frozenset[str], under: str | None = None)
 
 def _translated_keys() -> frozenset[str]:
     sys.path.insert(0, str(ROOT))
-    from mapteach.teaching.guideline import TRANSLATED_KEYS
+    from mapteach.judging.guideline import TRANSLATED_KEYS
 
     return frozenset(TRANSLATED_KEYS)
 

@@ -141,7 +141,33 @@ def N_(message: str, /) -> str:  # noqa: N802 (gettext's name for the marker)
     return message
 
 
+#: The ``lang`` attribute of a widget's HTML root, per language: the browser picks the
+#: glyphs of the right script variant (Simplified Chinese) and screen readers the voice.
+HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+
+
+def widget_language(lang: str | None) -> str:
+    """The language a widget speaks: ``lang``, or the current one when it is None.
+
+    >>> widget_language(None), widget_language("zh")
+    ('en', 'zh')
+    >>> widget_language("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: lang must be one of 'en', 'zh'; got 'fr'
+    """
+    if lang is None:
+        return get_language()
+    try:
+        return check_language(lang)
+    except ValueError:
+        raise ValueError(
+            tr("lang must be one of {options}; got {value!r}", options="'en', 'zh'", value=lang)
+        ) from None
+
+
 __all__ = [
+    "HTML_LANG",
     "LANGUAGES",
     "N_",
     "Language",
@@ -150,4 +176,5 @@ __all__ = [
     "language",
     "set_language",
     "tr",
+    "widget_language",
 ]

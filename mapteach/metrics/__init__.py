@@ -11,11 +11,17 @@ tie-aware expectations (:mod:`mapteach.metrics.ties`), the measure names
 from mapteach.metrics.average_precision import average_precision, mean_average_precision
 from mapteach.metrics.bpref import bpref
 from mapteach.metrics.counts import num_relevant, num_relevant_retrieved, num_retrieved
-from mapteach.metrics.gmap import geometric_mean
+from mapteach.metrics.curves import (
+    eleven_point_average_precision,
+    eleven_point_precisions,
+    hits_needed,
+)
+from mapteach.metrics.gmap import GM_FLOOR, geometric_mean
 from mapteach.metrics.hit import hit_at_k
 from mapteach.metrics.judged import judged_at_k
+from mapteach.metrics.names import parse_measure
 from mapteach.metrics.ndcg import ndcg_at_k
-from mapteach.metrics.options import DENOMINATORS, NO_RELEVANT
+from mapteach.metrics.options import DENOMINATORS, ELEVEN_POINT, GAINS, NO_RELEVANT
 from mapteach.metrics.precision import precision_at_k
 from mapteach.metrics.r_precision import r_precision
 from mapteach.metrics.recall import recall_at_k
@@ -23,11 +29,17 @@ from mapteach.metrics.reciprocal_rank import mean_reciprocal_rank, reciprocal_ra
 
 __all__ = [
     "DENOMINATORS",
+    "ELEVEN_POINT",
+    "GAINS",
+    "GM_FLOOR",
     "NO_RELEVANT",
     "average_precision",
     "bpref",
+    "eleven_point_average_precision",
+    "eleven_point_precisions",
     "geometric_mean",
     "hit_at_k",
+    "hits_needed",
     "judged_at_k",
     "mean_average_precision",
     "mean_reciprocal_rank",
@@ -35,6 +47,7 @@ __all__ = [
     "num_relevant",
     "num_relevant_retrieved",
     "num_retrieved",
+    "parse_measure",
     "precision_at_k",
     "r_precision",
     "recall_at_k",

@@ -695,7 +695,7 @@ def batch_scores(
     Examples
     --------
     >>> from mapteach.metrics.batch import RankedEntries, batch_scores
-    >>> from mapteach.metrics.names import parse_measure
+    >>> from mapteach.metrics import parse_measure
     >>> entries = RankedEntries.from_lists([[1, 0, 1, 1], [0, 1]])
     >>> scores = batch_scores(entries, [parse_measure("AP"), parse_measure("P@2")])
     >>> {name: values.round(4).tolist() for name, values in scores.items()}

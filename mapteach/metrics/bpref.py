@@ -103,7 +103,7 @@ def bpref(
     --------
     Three relevant and two judged non-relevant documents, so min(N, R) = 2:
 
-    >>> from mapteach.metrics.bpref import bpref
+    >>> from mapteach.metrics import bpref
     >>> bpref([1, 0, 1, 0, 1])  # (1 + (1 - 1/2) + (1 - 2/2)) / 3
     0.5
 

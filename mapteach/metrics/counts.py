@@ -29,7 +29,7 @@ def num_retrieved(labels: ArrayLike) -> int:
 
     Examples
     --------
-    >>> from mapteach.metrics.counts import num_retrieved
+    >>> from mapteach.metrics import num_retrieved
     >>> num_retrieved([1, 0, 1, 0])
     4
     """
@@ -52,7 +52,7 @@ def num_relevant(labels: ArrayLike, *, n_relevant: int | None = None) -> int:
 
     Examples
     --------
-    >>> from mapteach.metrics.counts import num_relevant
+    >>> from mapteach.metrics import num_relevant
     >>> num_relevant([1, 0, 1], n_relevant=5)  # 2 retrieved, 3 never retrieved
     5
     """
@@ -74,7 +74,7 @@ def num_relevant_retrieved(labels: ArrayLike) -> int:
 
     Examples
     --------
-    >>> from mapteach.metrics.counts import num_relevant_retrieved
+    >>> from mapteach.metrics import num_relevant_retrieved
     >>> num_relevant_retrieved([1, 0, 1, 0])
     2
     """

@@ -93,7 +93,7 @@ def hits_needed(n_relevant: int, *, convention: ElevenPoint = "iir") -> np.ndarr
 
     Examples
     --------
-    >>> from mapteach.metrics.curves import hits_needed
+    >>> from mapteach.metrics import hits_needed
     >>> hits_needed(3).tolist()  # ceil(L x 3)
     [0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3]
     >>> hits_needed(3, convention="trec_eval_9").tolist()  # 0.7 x 3 + 0.9 = 2.9999999999999996
@@ -152,7 +152,7 @@ def eleven_point_precisions(
     2.0999999999999996 in doubles. trec_eval 10 asks for lround(L * 3): only 1
     at L = 0.4 (1.2), and 2 up to L = 0.8 (2.4).
 
-    >>> from mapteach.metrics.curves import eleven_point_precisions
+    >>> from mapteach.metrics import eleven_point_precisions
     >>> b = [1, 0, 1, 0, 0, 0, 0, 0]
     >>> eleven_point_precisions(b, n_relevant=3).round(4).tolist()
     [1.0, 1.0, 1.0, 1.0, 0.6667, 0.6667, 0.6667, 0.0, 0.0, 0.0, 0.0]
@@ -205,7 +205,7 @@ def eleven_point_average_precision(
     --------
     Article 003's query A, relevant at ranks 1, 3 and 4 (P = 1, 2/3, 3/4):
 
-    >>> from mapteach.metrics.curves import eleven_point_average_precision
+    >>> from mapteach.metrics import eleven_point_average_precision
     >>> a = [1, 0, 1, 1, 0, 0, 0, 0]
     >>> round(eleven_point_average_precision(a), 4)  # (4 x 1.0 + 7 x 0.75) / 11
     0.8409

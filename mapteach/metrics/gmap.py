@@ -47,7 +47,7 @@ def geometric_mean(values: ArrayLike, *, floor: float = GM_FLOOR) -> float:
 
     Examples
     --------
-    >>> from mapteach.metrics.gmap import geometric_mean
+    >>> from mapteach.metrics import geometric_mean
     >>> round(geometric_mean([0.5, 0.125]), 4)  # sqrt(0.5 * 0.125); MAP would be 0.3125
     0.25
     >>> round(geometric_mean([1.0, 0.0]), 4)  # sqrt(1 * 1e-5): the floor, not 0

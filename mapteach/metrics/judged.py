@@ -43,7 +43,7 @@ def judged_at_k(judged: ArrayLike, k: int | None = None) -> float:
 
     Examples
     --------
-    >>> from mapteach.metrics.judged import judged_at_k
+    >>> from mapteach.metrics import judged_at_k
     >>> judged_at_k([1, 0, 1, 1, 0], 4)  # 3 of the top 4
     0.75
     >>> judged_at_k([1, 0], 10)  # a list of 2: over 2, not 10

@@ -17,21 +17,19 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_, tr
-from mapteach.metrics import (
-    average_precision,
-    hit_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    recall_at_k,
-    reciprocal_rank,
-)
 from mapteach.metrics._validation import as_k, as_labels, as_n_relevant, check_choice
+from mapteach.metrics.average_precision import average_precision
 from mapteach.metrics.bpref import bpref
 from mapteach.metrics.counts import num_relevant, num_relevant_retrieved, num_retrieved
 from mapteach.metrics.gmap import geometric_mean
+from mapteach.metrics.hit import hit_at_k
 from mapteach.metrics.judged import judged_at_k
+from mapteach.metrics.ndcg import ndcg_at_k
 from mapteach.metrics.options import AGGREGATES, Aggregate
+from mapteach.metrics.precision import precision_at_k
 from mapteach.metrics.r_precision import r_precision
+from mapteach.metrics.recall import recall_at_k
+from mapteach.metrics.reciprocal_rank import reciprocal_rank
 
 __all__ = [
     "DEFAULT_MEASURES",
@@ -249,7 +247,7 @@ class Measure:
 
         Examples
         --------
-        >>> from mapteach.metrics.names import parse_measure
+        >>> from mapteach.metrics import parse_measure
         >>> parse_measure("AP@3").score([1, 0, 1, 1], n_relevant=3)  # (1/1 + 2/3) / 3
         0.5555555555555555
         >>> parse_measure("Rprec").score([1, 0, 1, 1], n_relevant=3)  # 2 hits in the top 3
@@ -268,7 +266,7 @@ class Measure:
 
         Examples
         --------
-        >>> from mapteach.metrics.names import parse_measure
+        >>> from mapteach.metrics import parse_measure
         >>> parse_measure("AP").over_queries([0.5, 0.125])  # MAP
         0.3125
         >>> round(parse_measure("GMAP").over_queries([0.5, 0.125]), 4)  # sqrt(0.5 * 0.125)
@@ -364,7 +362,7 @@ def parse_measure(name: str) -> Measure:
 
     Examples
     --------
-    >>> from mapteach.metrics.names import parse_measure
+    >>> from mapteach.metrics import parse_measure
     >>> parse_measure("AP@10")
     Measure(family='AP', k=10)
     >>> parse_measure("Hit@3").name

@@ -6,7 +6,8 @@ run time, so the two cannot drift apart.
 
 Examples
 --------
->>> from mapteach.metrics.options import NO_RELEVANT, TIES
+>>> from mapteach.metrics import NO_RELEVANT
+>>> from mapteach.metrics.options import TIES
 >>> TIES
 ('trec_eval', 'input', 'optimistic', 'pessimistic', 'expected')
 >>> NO_RELEVANT

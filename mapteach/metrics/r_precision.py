@@ -40,7 +40,7 @@ def r_precision(labels: ArrayLike, *, n_relevant: int | None = None) -> float:
 
     Examples
     --------
-    >>> from mapteach.metrics.r_precision import r_precision
+    >>> from mapteach.metrics import r_precision
     >>> r_precision([1, 0, 1, 1, 0], n_relevant=4)  # 3 hits in the top 4: 3/4
     0.75
     >>> r_precision([0, 1], n_relevant=3)  # the list is short: still over R, 1/3

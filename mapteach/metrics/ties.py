@@ -243,7 +243,7 @@ def expected_scores(
 
     >>> import numpy as np
     >>> from mapteach.metrics.batch import RankedEntries
-    >>> from mapteach.metrics.names import parse_measure
+    >>> from mapteach.metrics import parse_measure
     >>> from mapteach.metrics.ties import expected_scores
     >>> entries = RankedEntries.from_lists([[1, 1, 0, 0]])
     >>> tied = np.ones(4)

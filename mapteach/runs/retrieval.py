@@ -26,7 +26,7 @@ def similarity_matrix(features: Any, *, metric: str = "cosine") -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
-    >>> from mapteach.runs.retrieval import similarity_matrix
+    >>> from mapteach.runs import similarity_matrix
     >>> similarity_matrix(np.array([[1.0, 0.0], [1.0, 1.0]])).round(4)
     array([[1.    , 0.7071],
            [0.7071, 1.    ]])
@@ -66,7 +66,7 @@ def same_class_task(similarity: Any, classes: Any) -> tuple[np.ndarray, np.ndarr
     Examples
     --------
     >>> import numpy as np
-    >>> from mapteach.runs.retrieval import same_class_task
+    >>> from mapteach.runs import same_class_task
     >>> scores, relevance = same_class_task(np.arange(9.0).reshape(3, 3), [0, 1, 0])
     >>> scores
     array([[1., 2.],

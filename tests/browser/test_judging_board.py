@@ -7,8 +7,8 @@ import json
 import pytest
 
 from mapteach import average_precision
-from mapteach.teaching.guideline import load_judging_set
-from mapteach.teaching.judgments_store import load_judgments
+from mapteach.judging.guideline import load_judging_set
+from mapteach.judging.judgments import load_judgments
 from tests.browser.harness import open_notebook
 
 pytestmark = pytest.mark.browser
@@ -77,7 +77,7 @@ def test_grading_two_results_updates_ap(browser, lab_url):
 
 def _write_notebook(workdir, save_to):
     source = (
-        "from mapteach.views.judging_board import JudgingBoard\n"
+        "from mapteach.judging.judging_board import JudgingBoard\n"
         f"board = JudgingBoard(annotator='alice', save_to={str(save_to)!r})\n"
         "board"
     )

@@ -11,7 +11,7 @@ from mapteach import average_precision
 
 pytestmark = pytest.mark.browser
 
-SOURCE = Path(__file__).resolve().parents[2] / "mapteach" / "views" / "static" / "ranking_list.js"
+SOURCE = Path(__file__).resolve().parents[2] / "mapteach" / "board" / "static" / "ranking_list.js"
 
 
 def test_browser_formula_is_bit_identical(browser):

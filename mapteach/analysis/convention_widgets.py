@@ -1,0 +1,131 @@
+"""Convention switches: one drop-down per convention, and the MAP they give, live.
+
+The drop-downs' captions and the readout speak the language current when the
+switches are made, or their ``lang=``; the choices are the option values the
+measures take (``ties="expected"``), shown as they are typed in code.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from mapteach.i18n import N_, language, tr, widget_language
+from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
+from mapteach.runs.evaluation import evaluate
+from mapteach.runs.frames import as_qrels, as_run
+
+__all__ = ["ConventionSwitches"]
+
+#: Each drop-down's caption, translated when shown.
+_CAPTIONS = MappingProxyType(
+    {
+        "ties": N_("ties"),
+        "denominator": N_("denominator"),
+        "no_relevant": N_("no relevant"),
+        "missing": N_("missing"),
+        "cutoff": N_("cutoff"),
+    }
+)
+
+
+class ConventionSwitches:
+    """Drop-downs for every convention, and the MAP they give, recomputed on each change.
+
+    Examples
+    --------
+    >>> from mapteach.analysis import ConventionSwitches
+    >>> run = {"q": {"a": 1.0, "b": 1.0, "c": 2.0}}
+    >>> switches = ConventionSwitches({"q": {"a": 1, "b": 1}}, run)
+    >>> switches.value()  # c first, then a and b tied: (1/2 + 2/3) / 2
+    0.5833333333333333
+    >>> switches.controls["ties"].value = "expected"
+    >>> switches.value()  # either order of the tie gives the same AP here
+    0.5833333333333333
+    """
+
+    #: Each drop-down's choices, read-only, taken from the option vocabularies. The
+    #: denominator offers R against the hits retrieved, the contrast article 003 draws;
+    #: an empty query offers no "error", which a drop-down could only show as a traceback.
+    OPTIONS: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {
+            "ties": TIES,
+            "denominator": tuple(d for d in DENOMINATORS if d in ("relevant", "retrieved")),
+            "no_relevant": tuple(choice for choice in NO_RELEVANT if choice != "error"),
+            "missing": MISSING,
+            "cutoff": ("none", "3", "5", "10"),
+        }
+    )
+
+    def __init__(self, qrels: Any, run: Any, *, lang: str | None = None) -> None:
+        import ipywidgets
+
+        #: The language of the captions and the readout, fixed when they are made.
+        self.lang = widget_language(lang)
+        with language(self.lang):
+            self.qrels, self.run = as_qrels(qrels), as_run(run)
+        self.controls = {
+            name: ipywidgets.Dropdown(
+                options=self._choices(name, options),
+                description=tr(_CAPTIONS[name], lang=self.lang),
+            )
+            for name, options in self.OPTIONS.items()
+        }
+        self.output = ipywidgets.HTML()
+        self.map = 0.0
+        # registered first, so the denominator is valid before MAP is recomputed
+        self.controls["ties"].observe(self._limit_denominator, names="value")
+        for control in self.controls.values():
+            control.observe(lambda _: self._refresh(), names="value")
+        self.widget = ipywidgets.VBox(
+            [
+                ipywidgets.HBox(list(self.controls.values())[:3]),
+                ipywidgets.HBox(list(self.controls.values())[3:]),
+                self.output,
+            ]
+        )
+        self._refresh()
+
+    def _choices(self, name: str, options: tuple[str, ...]) -> Any:
+        """A drop-down's choices: the option values, but "no cutoff" in words."""
+        if name != "cutoff":
+            return options
+        return [(tr("none", lang=self.lang) if o == "none" else o, o) for o in options]
+
+    def _table(self) -> pd.DataFrame:
+        options = {name: c.value for name, c in self.controls.items() if name != "cutoff"}
+        cutoff = self.controls["cutoff"].value
+        measure = "AP" if cutoff == "none" else f"AP@{cutoff}"
+        with warnings.catch_warnings(), language(self.lang):
+            warnings.simplefilter("ignore", UserWarning)
+            return evaluate(self.qrels, self.run, [measure], **options)
+
+    def _limit_denominator(self, change: Any) -> None:
+        """Tie-aware scores need a fixed denominator: offer only R with ties='expected'."""
+        allowed = ("relevant",) if change.new == "expected" else self.OPTIONS["denominator"]
+        self.controls["denominator"].options = allowed
+
+    def value(self) -> float:
+        """MAP under the current switches."""
+        return self.map
+
+    def _refresh(self) -> None:
+        table = self._table()
+        self.map = float(table.iloc[:, 0].mean())
+        readout = tr(
+            "<b>MAP = {map:.4f}</b> over {n} queries", lang=self.lang, map=self.map, n=len(table)
+        )
+        self.output.value = f'<p style="font-size:16px">{readout}</p>' + table.round(4).to_html()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = self.widget._repr_mimebundle_(**kwargs)
+        data["text/plain"] = repr(self)
+        data["text/html"] = self.output.value
+        return data
+
+    def __repr__(self) -> str:
+        return f"ConventionSwitches(MAP = {self.value():.4f})"

@@ -1,0 +1,398 @@
+"""Why two MAPs disagree: the same run scored under every convention, and by real peers.
+
+``compare_conventions`` scores one qrels/run pair with each named convention
+switch of :func:`mapteach.runs.evaluation.evaluate`, then with every peer library that
+is installed (run live, never faked), and says which convention explains each
+number. ``audit_setups`` turns article 003's checklist into a diff of two
+evaluation set-ups. Introduced in ``09_why_maps_disagree``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import warnings
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, TypedDict
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from mapteach.metrics._validation import check_choice
+from mapteach.metrics.options import (
+    DENOMINATORS,
+    MISSING,
+    NO_RELEVANT,
+    TIES,
+    Denominator,
+    Missing,
+    NoRelevant,
+    Ties,
+)
+from mapteach.runs.evaluation import evaluate
+from mapteach.runs.frames import as_qrels, as_run
+
+__all__ = [
+    "CHECKLIST",
+    "SETTINGS",
+    "audit_setups",
+    "compare_conventions",
+    "sklearn_average_modes",
+]
+
+
+class _Switches(TypedDict, total=False):
+    """Convention options of :func:`~mapteach.runs.evaluation.evaluate`, each from its list."""
+
+    ties: Ties
+    denominator: Denominator
+    no_relevant: NoRelevant
+    missing: Missing
+
+
+def _setting(switches: _Switches, explains: str) -> tuple[Mapping[str, Any], str]:
+    return MappingProxyType(dict(switches)), explains
+
+
+#: Named settings of evaluate(), read-only; the first is trec_eval's behaviour.
+SETTINGS: Mapping[str, tuple[Mapping[str, Any], str]] = MappingProxyType(
+    {
+        "trec_eval (default)": _setting(
+            {}, "denominator R; ties by docno descending; empty query 0; missing query ignored"
+        ),
+        "ties: input order": _setting(
+            {"ties": "input"},
+            "a stable sort keeps tied documents in input order (article 003's advice; ranx)",
+        ),
+        "ties: optimistic": _setting(
+            {"ties": "optimistic"}, "relevant documents first within a tie: an upper bound"
+        ),
+        "ties: pessimistic": _setting(
+            {"ties": "pessimistic"}, "relevant documents last within a tie: a lower bound"
+        ),
+        "ties: expected": _setting(
+            {"ties": "expected"},
+            "mean over every order of each tie, exact (McSherry and Najork 2008)",
+        ),
+        "denominator: retrieved hits": _setting(
+            {"denominator": "retrieved"},
+            "divide by the relevant documents retrieved, as sklearn and torchmetrics can only do",
+        ),
+        "empty queries skipped": _setting(
+            {"no_relevant": "skip"},
+            "queries with R = 0 left out of the mean (article 003; torchmetrics skip)",
+        ),
+        "empty queries score 1": _setting(
+            {"no_relevant": "one"}, "queries with R = 0 score AP 1 (ml_metrics mapk)"
+        ),
+        "missing queries score 0": _setting(
+            {"missing": "zero"},
+            "judged queries absent from the run count 0 (trec_eval -c; ir_measures)",
+        ),
+    }
+)
+
+#: Article 003 §4's checklist, read-only: the evaluate() option behind each item.
+CHECKLIST: Mapping[str, str] = MappingProxyType(
+    {
+        "relevance_threshold": "which grade counts as relevant (binary vs graded labels)",
+        "ties": "how tied scores are ordered (stable sort?)",
+        "cutoff": "MAP@k or MAP over the whole list",
+        "denominator": "denominator R or r (retrieved relevant)",
+        "no_relevant": "queries with no relevant item: skip or 0",
+        "missing": "judged queries the run lacks: ignore or 0",
+    }
+)
+
+#: Where audit_setups starts: evaluate()'s defaults, which are trec_eval's behaviour.
+_DEFAULT_SETUP: Mapping[str, Any] = MappingProxyType(
+    {
+        "relevance_threshold": 1,
+        "ties": "trec_eval",
+        "cutoff": None,
+        "denominator": "relevant",
+        "no_relevant": "zero",
+        "missing": "ignore",
+    }
+)
+
+#: The vocabulary of each checklist item that takes a named choice.
+_VOCABULARIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"ties": TIES, "denominator": DENOMINATORS, "no_relevant": NO_RELEVANT, "missing": MISSING}
+)
+
+#: A peer library's row: its name, {query: AP} (None when not installed), and why it differs.
+_Peer = tuple[str, dict[str, float] | None, str]
+
+
+def _dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict, dict]:
+    judged = {
+        q: dict(zip(g["doc_id"].astype(str), g["relevance"].astype(int), strict=True))
+        for q, g in qrels.groupby("query_id", observed=True)
+    }
+    ranked = {
+        q: dict(zip(g["doc_id"].astype(str), g["score"].astype(float), strict=True))
+        for q, g in run.groupby("query_id", observed=True)
+    }
+    return judged, ranked
+
+
+def _row(per_query: Mapping[Any, float], mean: float, source: str, explains: str) -> dict:
+    return {
+        **{f"AP {q}": v for q, v in per_query.items()},
+        "MAP": mean,
+        "source": source,
+        "explains": explains,
+    }
+
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def _pytrec_eval(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("pytrec_eval"):
+        return "pytrec_eval", None, "not installed"
+    import pytrec_eval
+
+    result = pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranked)
+    return (
+        "pytrec_eval",
+        {q: result[q]["map"] for q in result},
+        "trec_eval itself: R, docno-descending ties, missing queries ignored",
+    )
+
+
+def _ir_measures(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("ir_measures"):
+        return "ir_measures", None, "not installed"
+    import ir_measures
+
+    values = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], judged, ranked)}
+    return "ir_measures", values, "trec_eval's AP per query; its mean counts missing queries as 0"
+
+
+def _ranx(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("ranx"):
+        return "ranx", None, "not installed"
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
+
+    ranx_qrels = Qrels({q: judged[q] for q in common})
+    scores = ranx_evaluate(
+        ranx_qrels, Run({q: ranked[q] for q in common}), "map", return_mean=False
+    )
+    return (
+        "ranx",  # ranx returns scores in its own query order: align by its keys
+        dict(zip(ranx_qrels.keys(), map(float, scores), strict=True)),
+        "R; tied documents keep input order",
+    )
+
+
+def _sklearn(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    name = "sklearn average_precision_score, per query"
+    if not _installed("sklearn"):
+        return name, None, "not installed"
+    from sklearn.metrics import average_precision_score
+
+    per_query = {}
+    for q in common:
+        docs = list(ranked[q])
+        truth = [judged[q].get(d, 0) >= 1 for d in docs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            per_query[q] = (
+                float(average_precision_score(truth, [ranked[q][d] for d in docs]))
+                if any(truth)
+                else 0.0
+            )
+    return (
+        name,
+        per_query,
+        "only the retrieved list: denominator r; a tied group shares one precision",
+    )
+
+
+def _torchmetrics(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    if not _installed("torchmetrics"):
+        return "torchmetrics", None, "not installed"
+    import torch
+    from torchmetrics.functional.retrieval import retrieval_average_precision
+
+    values = {
+        q: float(
+            retrieval_average_precision(
+                torch.tensor([ranked[q][d] for d in ranked[q]]),
+                torch.tensor([judged[q].get(d, 0) >= 1 for d in ranked[q]]),
+            )
+        )
+        for q in common
+    }
+    return "torchmetrics", values, "only the retrieved list: denominator r"
+
+
+#: The peer libraries, in the order of compare_conventions' rows.
+_PEERS: tuple[Callable[[dict, dict, list[str]], _Peer], ...] = (
+    _pytrec_eval,
+    _ir_measures,
+    _ranx,
+    _sklearn,
+    _torchmetrics,
+)
+
+
+def _peers(judged: dict, ranked: dict, queries: list[str]) -> list[_Peer]:
+    """(name, {query: AP} or None when not installed, explanation) of every peer library."""
+    common = [q for q in queries if q in ranked]
+    return [peer(judged, ranked, common) for peer in _PEERS]
+
+
+def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
+    """Score one run under every convention and by every installed peer library.
+
+    Parameters
+    ----------
+    qrels, run
+        As :func:`mapteach.runs.evaluation.evaluate` (paths, DataFrames or dicts).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per convention setting (``source`` "mapteach") and per peer
+        library (run live; a library that is not installed has a row saying so
+        and no numbers): per-query AP columns ``AP <query>``, ``MAP``, and
+        ``explains``, the convention behind the number.
+
+    Examples
+    --------
+    >>> from mapteach.analysis import compare_conventions
+    >>> qrels = {"q1": {"a": 1, "b": 1, "c": 0, "d": 0}}
+    >>> run = {"q1": dict.fromkeys("abcd", 1.0)}  # four tied documents
+    >>> table = compare_conventions(qrels, run)
+    >>> table.loc[["trec_eval (default)", "ties: expected"], "MAP"].round(4).tolist()
+    [0.4167, 0.6806]
+    """
+    judged_frame, run_frame = as_qrels(qrels), as_run(run)
+    judged, ranked = _dicts(judged_frame, run_frame)
+    queries = sorted(judged)
+    rows = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for name, (options, explains) in SETTINGS.items():
+            table = evaluate(judged_frame, run_frame, ["AP"], **options)
+            rows[name] = _row(table["AP"].to_dict(), table["AP"].mean(), "mapteach", explains)
+    with warnings.catch_warnings():  # the peers' own warnings (numba compiling, sklearn)
+        warnings.simplefilter("ignore")
+        peers = _peers(judged, ranked, queries)
+    for name, values, explains in peers:
+        if values is None:
+            rows[name] = _row({}, np.nan, name.split()[0], explains)
+        else:
+            mean = (
+                float(np.mean([values.get(q, 0.0) for q in queries]))
+                if name == "ir_measures"
+                else float(np.mean(list(values.values())))
+            )
+            rows[name] = _row(values, mean, name.split()[0], explains)
+    columns = [f"AP {q}" for q in queries] + ["MAP", "source", "explains"]
+    return pd.DataFrame.from_dict(rows, orient="index").reindex(columns=columns)
+
+
+def _full_setup(setup: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """The set-up with evaluate()'s defaults filled in, each named choice checked."""
+    full = {**_DEFAULT_SETUP, **setup}
+    for item, choices in _VOCABULARIES.items():
+        check_choice(full[item], choices, name=f"{name}[{item!r}]")
+    return full
+
+
+def audit_setups(
+    qrels: Any, run: Any, setup_a: Mapping[str, Any], setup_b: Mapping[str, Any]
+) -> pd.DataFrame:
+    """Article 003's checklist as a diff: where two evaluation set-ups differ, and what it costs.
+
+    Each set-up is a dict of :data:`CHECKLIST` keys (``cutoff`` is k or None;
+    the others are :func:`evaluate` options). Starting from set-up A, the
+    differing items are switched to B's value one at a time, in checklist
+    order, and MAP is recomputed after each switch: the last row is B's MAP.
+
+    Examples
+    --------
+    >>> from mapteach.analysis import audit_setups
+    >>> qrels = {"q1": {"a": 1, "m": 1}, "q2": {"x": 0}}
+    >>> run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"x": 1.0}}
+    >>> audit = audit_setups(qrels, run, {}, {"no_relevant": "skip", "denominator": "retrieved"})
+    >>> print(audit[["item", "A", "B", "MAP"]].round(4).to_string(index=False))
+           item        A         B  MAP
+     (set-up A)        -         - 0.25
+    denominator relevant retrieved 0.50
+    no_relevant     zero      skip 1.00
+    """
+    unknown = (set(setup_a) | set(setup_b)) - set(CHECKLIST)
+    if unknown:
+        raise ValueError(f"unknown checklist items {sorted(unknown)}; use {list(CHECKLIST)}.")
+    current = _full_setup(setup_a, "setup_a")
+    target = _full_setup(setup_b, "setup_b")
+
+    def score(setup: Mapping[str, Any]) -> float:
+        options = {key: value for key, value in setup.items() if key != "cutoff"}
+        name = "AP" if setup["cutoff"] is None else f"AP@{setup['cutoff']}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return float(evaluate(qrels, run, [name], **options)[name].mean())
+
+    rows = [{"item": "(set-up A)", "question": "", "A": "-", "B": "-", "MAP": score(current)}]
+    for item, question in CHECKLIST.items():
+        if current[item] != target[item]:
+            rows.append(
+                {
+                    "item": item,
+                    "question": question,
+                    "A": str(current[item]),
+                    "B": str(target[item]),
+                    "MAP": score({**current, item: target[item]}),
+                }
+            )
+            current[item] = target[item]
+    return pd.DataFrame(rows)
+
+
+def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> pd.Series:
+    """sklearn's ``average_precision_score`` on a (queries x documents) matrix, every mode.
+
+    Queries are rows. sklearn reads rows as samples and columns as labels, so its
+    default ``average="macro"`` averages over **columns** (documents), not
+    queries; ``"samples"`` averages over rows, which is MAP over queries when
+    every relevant document is in the matrix. Article 001 says the default is
+    micro; it is macro. Warnings about columns with no relevant document are
+    silenced. Introduced in ``09_why_maps_disagree``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.analysis import sklearn_average_modes
+    >>> y = np.array([[1, 0, 1, 1], [1, 0, 1, 0], [0, 0, 0, 1]])
+    >>> s = np.tile([4.0, 3.0, 2.0, 1.0], (3, 1))
+    >>> print(sklearn_average_modes(y, s).round(4).to_string())
+    macro (default)             0.5000
+    samples                     0.6296
+    micro                       0.5370
+    weighted                    0.6667
+    MAP over rows (mapteach)    0.6296
+    """
+    from sklearn.metrics import average_precision_score
+
+    from mapteach.runs.score_matrix import evaluate_scores
+
+    y, s = np.asarray(relevance), np.asarray(scores, dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        modes = {
+            f"{mode} (default)" if mode == "macro" else mode: float(
+                average_precision_score(y, s, average=mode)
+            )
+            for mode in ("macro", "samples", "micro", "weighted")
+        }
+    modes["MAP over rows (mapteach)"] = float(evaluate_scores(s, y, ["AP"])["AP"].mean())
+    return pd.Series(modes, name="average precision")

@@ -1,0 +1,597 @@
+"""The articles' slips, as data: each quoted, glossed and checked by computation.
+
+Article 001's late-relevant AP, printed 0.48, is kept with the worked examples
+(:mod:`mapteach.articles.examples`); the other slips are here. Each :class:`Slip`
+keeps the article's own sentence (Chinese, verbatim from the article's text, with
+the punctuation that text lost left out), an English gloss, what the article
+printed, and a function that recomputes the truth with the package. A slip's
+:attr:`~Slip.finding` is a sentence built from those computed values, so the
+workbook never types a number by hand.
+
+The gloss, the verdict and (where it is words) what was printed are English
+messages: a slip's printed form, :func:`slips_table` and :attr:`Slip.finding` show
+them in the current language (:func:`mapteach.i18n.tr`); the quote stays the
+article's own Chinese.
+
+Some entries are not plain errors: the head blind spot of article 003 §6.1 is
+partly right, and is kept as a measured discussion, not a verdict.
+
+Examples
+--------
+>>> from mapteach.articles import SLIPS
+>>> slip = SLIPS["001_gap"]
+>>> slip.quote, slip.printed
+('比刚才的0.61低了整整0.13', '0.13')
+>>> round(slip.values()["gap"], 4)
+0.3296
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+import pandas as pd
+
+from mapteach.articles.examples import RankingExample, get_example
+from mapteach.articles.functions import article_000_map, article_001_map, trec_eval_map
+from mapteach.exercises.misconceptions import final_hits_in_every_numerator
+from mapteach.explain.display import ShownTable
+from mapteach.i18n import N_, tr
+from mapteach.metrics import average_precision, ndcg_at_k, precision_at_k, recall_at_k
+from mapteach.metrics.names import parse_measure
+
+__all__ = [
+    "SLIPS",
+    "SLIP_HEADERS",
+    "Slip",
+    "SlipTable",
+    "get_slip",
+    "head_blind_spot_pair",
+    "slips_table",
+]
+
+Values = dict[str, float]
+
+#: The header that shows each column key of :func:`slips_table`.
+SLIP_HEADERS: dict[str, str] = {
+    "slip": N_("slip"),
+    "article": N_("article"),
+    "section": N_("section"),
+    "quote": N_("quote"),
+    "gloss": N_("gloss"),
+    "printed": N_("printed"),
+    "verdict": N_("verdict"),
+    "finding": N_("finding"),
+    "notebook": N_("notebook"),
+}
+
+
+class SlipTable(ShownTable):
+    """The slips as a table: English column keys, shown in the current language."""
+
+    headers = SLIP_HEADERS
+
+
+@dataclass(frozen=True)
+class Slip:
+    """One claim an article printed, and the computation that checks it.
+
+    Attributes
+    ----------
+    name : str
+        Key in :data:`SLIPS`.
+    article, section : str
+        Where the sentence is (``"001"``, ``"2.1"``).
+    quote : str
+        The article's sentence, verbatim from its text (Chinese).
+    gloss : str
+        An English gloss of the quote (a message: shown with ``tr``).
+    printed : str
+        What the article printed (a value, a range, a claim), as text; a message
+        where it is words.
+    verdict : str
+        In a few words: what is true instead (a message).
+    notebook : str
+        The notebook that teaches it.
+    """
+
+    name: str
+    article: str
+    section: str
+    quote: str
+    gloss: str
+    printed: str
+    verdict: str
+    notebook: str
+    _check: Callable[[], tuple[Values, str]] = field(repr=False, compare=False)
+
+    def values(self) -> Values:
+        """The numbers that check the claim, computed now by the package."""
+        return self._check()[0]
+
+    @property
+    def finding(self) -> str:
+        """What the computation shows, in one or two sentences (numbers computed), in the
+        current language."""
+        return self._check()[1]
+
+    def shown(self) -> dict[str, str]:
+        """The gloss, printed value and verdict in the current language."""
+        return {"gloss": tr(self.gloss), "printed": tr(self.printed), "verdict": tr(self.verdict)}
+
+    def __str__(self) -> str:
+        shown = self.shown()
+        heading = tr(
+            "Article {article} §{section}: 「{quote}」",
+            article=self.article,
+            section=self.section,
+            quote=self.quote,
+        )
+        verdict = tr(
+            "Printed: {printed}. Verdict: {verdict}.",
+            printed=shown["printed"],
+            verdict=shown["verdict"],
+        )
+        gloss = tr("({gloss})", gloss=shown["gloss"])
+        return f"{heading}\n  {gloss}\n  {verdict}\n  {self.finding}"
+
+    def _repr_markdown_(self) -> str:
+        shown = self.shown()
+        source = tr("Article {article} §{section}", article=self.article, section=self.section)
+        printed, verdict, computed = tr("printed:"), tr("verdict:"), tr("computed:")
+        return (
+            f"**{source}** — 「{self.quote}」\n\n"
+            f"*{shown['gloss']}*\n\n"
+            f"- **{printed}** {shown['printed']}\n"
+            f"- **{verdict}** {shown['verdict']}\n"
+            f"- **{computed}** {self.finding}"
+        )
+
+
+# --- the checks ------------------------------------------------------------------
+
+
+def _late_ap() -> tuple[Values, str]:
+    late = get_example("001_legal_late")
+    assert isinstance(late, RankingExample)
+    slip = final_hits_in_every_numerator(late.labels, n_relevant=late.n_relevant)
+    values = {"ap": late.ap, "slip": slip}
+    return values, tr(
+        "The article used the final hit count in every numerator, which gives {slip:.4f}. "
+        "Counting the hits so far at each relevant rank gives AP = {ap:.4f}.",
+        slip=slip,
+        ap=late.ap,
+    )
+
+
+def _gap() -> tuple[Values, str]:
+    legal, late = get_example("001_legal"), get_example("001_legal_late")
+    assert isinstance(legal, RankingExample) and isinstance(late, RankingExample)
+    gap = legal.ap - late.ap
+    printed_gap = float(legal.printed["AP"]) - float(late.printed["AP"])
+    values = {"legal_ap": legal.ap, "late_ap": late.ap, "gap": gap, "printed_gap": printed_gap}
+    return values, tr(
+        "With the correct AP of the late list the gap is {legal:.4f} - {late:.4f} "
+        "= {gap:.4f}. The printed gap is {printed_legal} - {printed_late} "
+        "= {printed_gap:.2f}: it inherits the slip in the late list's AP.",
+        legal=legal.ap,
+        late=late.ap,
+        gap=gap,
+        printed_legal=legal.printed["AP"],
+        printed_late=late.printed["AP"],
+        printed_gap=printed_gap,
+    )
+
+
+def _p_at_5() -> tuple[Values, str]:
+    query = get_example("003_a")
+    assert isinstance(query, RankingExample)
+    hits = int(sum(query.labels[:5]))
+    p5 = precision_at_k(query.labels, 5)
+    r5 = recall_at_k(query.labels, 5, n_relevant=query.n_relevant)
+    values = {"hits_in_top_5": float(hits), "P@5": p5, "R@5": r5}
+    return values, tr(
+        "Article 003's own query A has all {hits} of its relevant items in its top 5. "
+        "P@5 = {hits}/5 = {p5:.4f}, not full marks: the other {others} places hold "
+        "non-relevant items. It is recall that is full: R@5 = {r5:.4f}.",
+        hits=hits,
+        p5=p5,
+        others=5 - hits,
+        r5=r5,
+    )
+
+
+def _range(measure: str) -> Callable[[], tuple[Values, str]]:
+    def check() -> tuple[Values, str]:
+        nothing = [0] * 10  # no relevant result in the list; the query has one (R = 1)
+        score = parse_measure(measure).score(nothing, n_relevant=1)
+        best = parse_measure(measure).score([1] + [0] * 9, n_relevant=1)
+        return {"no_relevant_result": score, "best": best}, tr(
+            "A query whose list holds no relevant result scores {measure} = {score:.4f}, "
+            "and a perfect one {best:.4f}: the range is [0, 1], closed at 0, "
+            "like the other rows of the same table.",
+            measure=measure,
+            score=score,
+            best=best,
+        )
+
+    return check
+
+
+def _ndcg_sensitivity() -> tuple[Values, str]:
+    a, b = get_example("001_model_a"), get_example("001_model_b")
+    assert isinstance(a, RankingExample) and isinstance(b, RankingExample)
+    ap_gap = b.ap - a.ap
+    ndcg_a, ndcg_b = ndcg_at_k(a.labels, 10), ndcg_at_k(b.labels, 10)
+    ndcg_gap = ndcg_b - ndcg_a
+    values = {"ap_gap": ap_gap, "ndcg_a": ndcg_a, "ndcg_b": ndcg_b, "ndcg_gap": ndcg_gap}
+    return values, tr(
+        "On the article's own binary lists for models A and B, AP moves by {ap_gap:.4f} "
+        "and nDCG@10 by {ndcg_gap:.4f}: nDCG is the less sensitive of the two here. "
+        "On these lists nDCG separates the models more only if graded judgments are "
+        "added, which the article does not give.",
+        ap_gap=ap_gap,
+        ndcg_gap=ndcg_gap,
+    )
+
+
+#: Article 003 §6.1's two moves, constructed (not from the article): 100 results,
+#: R = 5. A relevant result slips from rank 3 to rank 4 (out of the top 3), and
+#: another climbs from rank 60 to rank 14.
+_HEAD_PAIR = {"before": (1, 2, 3, 20, 60), "after": (1, 2, 4, 14, 20)}
+_HEAD_LENGTH = 100
+#: Ten relevant results, all after rank 100, for the "tidy after rank 100" case.
+_DEEP_RANKS = tuple(range(101, 111))
+
+
+def _labels(ranks: tuple[int, ...], length: int) -> tuple[int, ...]:
+    return tuple(int(rank in ranks) for rank in range(1, length + 1))
+
+
+def head_blind_spot_pair() -> dict[str, tuple[int, ...]]:
+    """Two rankings of one query (R = 5, 100 results) whose AP is almost equal.
+
+    Constructed for article 003 §6.1's blind spot, not taken from the article:
+    "after" moves one relevant result from rank 3 down to rank 4, out of the top
+    3, and another from rank 60 up to rank 14. The two moves nearly cancel in AP,
+    while measures of the head (P@3, RR of the head, nDCG@10) see the loss.
+
+    Examples
+    --------
+    >>> from mapteach import average_precision
+    >>> from mapteach.articles import head_blind_spot_pair
+    >>> pair = head_blind_spot_pair()
+    >>> [[i + 1 for i, x in enumerate(pair[name]) if x] for name in ("before", "after")]
+    [[1, 2, 3, 20, 60], [1, 2, 4, 14, 20]]
+    >>> round(average_precision(pair["after"]) - average_precision(pair["before"]), 4)
+    0.0005
+    """
+    return {name: _labels(ranks, _HEAD_LENGTH) for name, ranks in _HEAD_PAIR.items()}
+
+
+def _head_blind_spot() -> tuple[Values, str]:
+    deep = _labels(_DEEP_RANKS, _DEEP_RANKS[-1])
+    top = _labels(tuple(range(1, len(_DEEP_RANKS) + 1)), len(_DEEP_RANKS))
+    deep_ap, top_ap = average_precision(deep), average_precision(top)
+    pair = head_blind_spot_pair()
+    ap = {name: average_precision(labels) for name, labels in pair.items()}
+    p3 = {name: precision_at_k(labels, 3) for name, labels in pair.items()}
+    values = {
+        "deep_ap": deep_ap,
+        "top_ap": top_ap,
+        "pair_ap_change": ap["after"] - ap["before"],
+        "pair_p3_change": p3["after"] - p3["before"],
+    }
+    return values, tr(
+        "AP is strongly top-heavy: {n} relevant results at ranks {first}-{last}, tidy but "
+        "after rank 100, give AP = {deep_ap:.4f} (at ranks 1-{n}: {top_ap:.4f}), so a list "
+        "that is bad at the head cannot look good in AP from its tail alone. Yet two moves "
+        "can cancel, as the article says: in a constructed pair, one relevant result slips "
+        "out of the top 3 while another climbs from the back to the middle; AP changes by "
+        "{ap_change:+.4f} while P@3 changes by {p3_change:+.4f}. Report a head measure at "
+        "the depth users read (P@k, nDCG@k) beside MAP, as the article itself does in §6.2.",
+        n=len(_DEEP_RANKS),
+        first=_DEEP_RANKS[0],
+        last=_DEEP_RANKS[-1],
+        deep_ap=deep_ap,
+        top_ap=top_ap,
+        ap_change=values["pair_ap_change"],
+        p3_change=values["pair_p3_change"],
+    )
+
+
+def _three_queries() -> tuple[dict[str, list[str]], dict[str, set[str]]]:
+    """Article 003's A, B and C as document ids; B's third relevant item is 'missed'."""
+    ranked, relevant = {}, {}
+    for name in ("003_a", "003_b", "003_c"):
+        query = get_example(name)
+        assert isinstance(query, RankingExample)
+        docs = [f"d{rank}" for rank in range(1, len(query.labels) + 1)]
+        found = {doc for doc, label in zip(docs, query.labels, strict=True) if label}
+        missing = {f"missed{i}" for i in range(query.n_relevant - len(found))}
+        ranked[name[-1].upper()], relevant[name[-1].upper()] = docs, found | missing
+    return ranked, relevant
+
+
+def _hits_as_r(function: Callable[..., float], label: str) -> Callable[[], tuple[Values, str]]:
+    """The check of a function that divides by the hits found; ``label`` (a message) says
+    what the function does."""
+
+    def check() -> tuple[Values, str]:
+        ranked, relevant = _three_queries()
+        value = {
+            query: (
+                function({query: ranked[query]}, {query: relevant[query]}),
+                trec_eval_map({query: ranked[query]}, {query: relevant[query]}),
+            )
+            for query in ("A", "B")
+        }
+        values = {
+            "A_hits": value["A"][0],
+            "A_R": value["A"][1],
+            "B_hits": value["B"][0],
+            "B_R": value["B"][1],
+        }
+        total_a, total_b = len(relevant["A"]), len(relevant["B"])
+        return values, tr(
+            "{label} Without any cutoff, on article 003's query A (all {total_a} relevant "
+            "items retrieved) both denominators give {a_r:.4f}; on query B (one relevant "
+            "item never retrieved) dividing by the hits gives {b_hits:.4f}, dividing by "
+            "R = {total_b} gives {b_r:.4f}. Hits equal R only when every relevant document "
+            "was retrieved.",
+            label=tr(label),
+            total_a=total_a,
+            a_r=value["A"][1],
+            b_hits=value["B"][0],
+            total_b=total_b,
+            b_r=value["B"][1],
+        )
+
+    return check
+
+
+def _sklearn_pooled() -> tuple[Values, str]:
+    import warnings
+
+    from sklearn.metrics import average_precision_score
+
+    queries = [get_example(name) for name in ("003_a", "003_b", "003_c")]
+    labels = np.array([query.labels for query in queries])  # type: ignore[union-attr]
+    scores = np.tile(np.arange(labels.shape[1], 0, -1, dtype=float), (labels.shape[0], 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pooled = {
+            mode: float(average_precision_score(labels.ravel(), scores.ravel(), average=mode))
+            for mode in ("macro", "micro", "samples", "weighted")
+        }
+        default_2d = float(average_precision_score(labels, scores))
+    abc = get_example("003_abc")
+    true_map = abc.map  # type: ignore[union-attr]
+    values = {f"flat list, average={mode!r}": value for mode, value in pooled.items()}
+    values |= {"2-D default (macro)": default_2d, "MAP": true_map}
+    same = len({round(value, 12) for value in pooled.values()}) == 1
+    fields = {
+        "n": labels.shape[1],
+        "pooled": pooled["macro"],
+        "map": true_map,
+        "default": default_2d,
+    }
+    if same:
+        return values, tr(
+            "Given one flat list of all queries' results (here 003's A, B and C, each scored "
+            "{n} down to 1), sklearn treats it as a single ranking and ignores `average=`: "
+            "every mode gives {pooled:.4f}, not MAP ({map:.4f}). So the warning is right: a "
+            "pooled list is not MAP. The label is wrong: for 2-D input the default is "
+            "`macro`, an average over columns (documents), {default:.4f} here.",
+            **fields,
+        )
+    return values, tr(
+        "Given one flat list of all queries' results (here 003's A, B and C, each scored "
+        "{n} down to 1), sklearn treats it as a single ranking and does not ignore "
+        "`average=`: every mode gives {pooled:.4f}, not MAP ({map:.4f}). So the warning "
+        "is right: a pooled list is not MAP. The label is wrong: for 2-D input the default "
+        "is `macro`, an average over columns (documents), {default:.4f} here.",
+        **fields,
+    )
+
+
+# --- the slips ---------------------------------------------------------------------
+
+_SLIPS = (
+    Slip(
+        "001_late_ap",
+        "001",
+        "2.1",
+        "如果第1条是无关的而4个相关结果都挤在最后4位",
+        N_(
+            '"If result 1 is not relevant and the 4 relevant results are squeezed into the '
+            'last 4 places" (then AP is computed as (4/7 + 4/8 + 4/9 + 4/10) / 4)'
+        ),
+        "0.48",
+        N_("wrong arithmetic: the hits so far at rank 7 are 1, not 4"),
+        "05",
+        _late_ap,
+    ),
+    Slip(
+        "001_gap",
+        "001",
+        "2.1",
+        "比刚才的0.61低了整整0.13",
+        N_('"a full 0.13 lower than the 0.61 before"'),
+        "0.13",
+        N_("wrong: the gap is much larger"),
+        "05",
+        _gap,
+    ),
+    Slip(
+        "003_p_at_5",
+        "003",
+        "1.2",
+        "K=5时，如果三个相关项都排在前5，指标就是100分",
+        N_(
+            '"With K = 5, if all three relevant items are in the top 5, the metric (P@K) '
+            'scores 100 (full marks)"'
+        ),
+        N_("100分 (full marks)"),
+        N_("wrong for P@5: it is R@5 that is full"),
+        "02",
+        _p_at_5,
+    ),
+    Slip(
+        "000_mrr_range",
+        "000",
+        "5.2",
+        "MRR第一个正确结果的位置倒数(0, 1]",
+        N_('"MRR: the reciprocal of the first correct result\'s position; range (0, 1]"'),
+        "(0, 1]",
+        N_("the range is [0, 1]"),
+        "08",
+        _range("RR"),
+    ),
+    Slip(
+        "000_ndcg_range",
+        "000",
+        "5.2",
+        "nDCG分级相关性位置折损(0, 1]",
+        N_('"nDCG: graded relevance, position discount; range (0, 1]"'),
+        "(0, 1]",
+        N_("the range is [0, 1]"),
+        "08",
+        _range("nDCG@10"),
+    ),
+    Slip(
+        "001_ndcg_sensitive",
+        "001",
+        "4.2",
+        "它对排序的微小变化极其敏感",
+        N_(
+            '"It (nDCG) is extremely sensitive to small changes in the ranking" (after calling '
+            "MAP insensitive to small perturbations, on models A and B)"
+        ),
+        N_("nDCG far more sensitive than MAP"),
+        N_("not on the article's own binary lists"),
+        "08",
+        _ndcg_sensitivity,
+    ),
+    Slip(
+        "003_head_blind_spot",
+        "003",
+        "6.1",
+        "第一个盲区是对“头部错位”不够敏感。MAP的积分范围覆盖了整个排序列表，目标是把所有相关项"
+        "尽量往前挪，哪怕其中一个相关项从中部挪到后部，只要另一个相关项从后部挪到中部，总AP可能"
+        "变化不大。可对真实用户来说，前10个结果才是决定体验的关键区间。一个模型在前10个位置频繁"
+        "错排、但在100名以后把相关项整理得井井有条，MAP可能仍然很好看，产品体验却很差。",
+        N_(
+            '"The first blind spot: MAP is not sensitive enough to misordering at the head. It '
+            "covers the whole list; even if one relevant item moves from the middle to the back, "
+            "as long as another moves from the back to the middle, AP may change little. For real "
+            "users the top 10 decide the experience. A model that often misorders the top 10 but "
+            'keeps its relevant items tidy after rank 100 may still have a good-looking MAP."'
+        ),
+        N_("a blind spot at the head"),
+        N_("partly right: moves can cancel, but AP weighs the head heavily"),
+        "03",
+        _head_blind_spot,
+    ),
+    Slip(
+        "001_calculate_map",
+        "001",
+        "3.2",
+        "该query的真实相关文档总数",
+        N_(
+            '"the query\'s true total of relevant documents" (the comment on '
+            "`num_rel = sum(true_rels)`, where `true_rels` are the labels of the returned list)"
+        ),
+        "num_rel = sum(true_rels)",
+        N_("R = hits found, with or without a cutoff"),
+        "09",
+        _hits_as_r(
+            article_001_map,
+            N_("`calculate_map` divides by the relevant results in the returned list."),
+        ),
+    ),
+    Slip(
+        "000_hit_count",
+        "000",
+        "4.1",
+        "每个查询相关的文档数就是hit_count所以precision_sum / hit_count等价于除以总相关文档数R",
+        N_(
+            "\"Each query's number of relevant documents is hit_count, so precision_sum / "
+            'hit_count is the same as dividing by the total number of relevant documents R"'
+        ),
+        "precision_sum / hit_count",
+        N_("true only when every relevant document was retrieved"),
+        "09",
+        _hits_as_r(article_000_map, N_("The basic `average_precision` divides by the hits found.")),
+    ),
+    Slip(
+        "001_sklearn_micro",
+        "001",
+        "3.2",
+        "sklearn的average_precision_score它默认计算的是“micro-average precision”"
+        "即把所有query的所有结果拼成一个大列表然后计算",
+        N_(
+            "\"sklearn's average_precision_score computes 'micro-average precision' by default, "
+            "that is, it joins all queries' results into one big list and computes on that\""
+        ),
+        N_("micro, by default"),
+        N_("right that a pooled list is not MAP; wrong about the default"),
+        "09",
+        _sklearn_pooled,
+    ),
+)
+
+#: Every slip, by name (read-only).
+SLIPS: Mapping[str, Slip] = MappingProxyType({slip.name: slip for slip in _SLIPS})
+
+
+def get_slip(name: str) -> Slip:
+    """Return a slip by name; the error lists the names.
+
+    Examples
+    --------
+    >>> from mapteach.articles import get_slip
+    >>> get_slip("003_p_at_5").section
+    '1.2'
+    """
+    try:
+        return SLIPS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            tr("no slip named {name!r}; choose one of: {names}.", name=name, names=", ".join(SLIPS))
+        ) from None
+
+
+def slips_table(*names: str, notebook: str | None = None) -> pd.DataFrame:
+    """The slips (all, those named, or those a notebook teaches) with their computed finding.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by name: ``article``, ``section``, ``quote``, ``gloss``,
+        ``printed``, ``verdict``, ``finding``, ``notebook``. Keys in English, text
+        in the current language (the quote in the article's Chinese); shown with
+        headers in the current language (a :class:`SlipTable`).
+
+    Examples
+    --------
+    >>> from mapteach.articles import slips_table
+    >>> slips_table(notebook="09").index.tolist()
+    ['001_calculate_map', '000_hit_count', '001_sklearn_micro']
+    """
+    chosen = [get_slip(name) for name in names] if names else list(SLIPS.values())
+    if notebook is not None:
+        chosen = [slip for slip in chosen if slip.notebook == notebook]
+    columns = ["article", "section", "quote", "gloss", "printed", "verdict", "finding", "notebook"]
+    rows = []
+    for slip in chosen:
+        shown = slip.shown()
+        rows.append([shown.get(column, getattr(slip, column, "")) for column in columns])
+    return SlipTable(
+        rows,
+        index=pd.Index([slip.name for slip in chosen], name="slip"),
+        columns=columns,
+    )

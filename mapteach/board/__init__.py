@@ -1,0 +1,36 @@
+"""The ranking boards: drag results, mark them relevant, and watch P@k, the PR curve and AP.
+
+Every public name of the package, imported on first use from the module that defines it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mapteach._lazy import load
+
+#: Each public name and the module of this package that defines it.
+EXPORTS = {
+    "APBarsFigure": "board_plots",
+    "BoardFigure": "board_plots",
+    "LiveReadout": "readout_widgets",
+    "MOVE_HEADERS": "moves",
+    "MoveTable": "moves",
+    "MultiQueryBoard": "ranking_board",
+    "RankingBoard": "ranking_board",
+    "RankingError": "list_widget",
+    "RankingList": "list_widget",
+    "Readout": "ranking_board",
+    "best_single_moves": "moves",
+    "live_readout": "readout_widgets",
+    "single_moves": "moves",
+}
+__all__ = sorted(EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    return load(__name__, EXPORTS, name)
+
+
+def __dir__() -> list[str]:
+    return __all__

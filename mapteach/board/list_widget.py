@@ -1,0 +1,480 @@
+"""The ranking board: drag results, mark them relevant, and watch P@k, the PR curve and AP.
+
+``RankingList`` is a small anywidget (``static/ranking_list.js``) whose synced
+traits are the only state. ``RankingBoard`` puts one list beside its trace table
+and above its plots; ``MultiQueryBoard`` shows several lists and their MAP.
+Introduced in ``06_playground``.
+
+Each board speaks the language current when it is made, or its ``lang=``, and keeps
+it: every label, heading, announcement and static picture. The browser's texts
+come from the ``texts`` trait, filled from the message catalogue.
+"""
+
+from __future__ import annotations
+
+import numbers
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from mapteach.articles.examples import EXAMPLES, RankingExample, get_example
+from mapteach.i18n import HTML_LANG, language, tr, widget_language
+from mapteach.metrics import average_precision
+from mapteach.metrics._validation import as_labels, as_n_relevant
+
+__all__ = ["RankingError", "RankingList"]
+
+_STATIC = Path(__file__).parent / "static"
+
+
+#: Presets offered in the board's menu, as (name, title) pairs: every single-query
+#: worked example. Read-only, so one board cannot change another's menu.
+PRESETS: tuple[tuple[str, str], ...] = tuple(
+    (name, f"{example.article} · {example.title}")
+    for name, example in EXAMPLES.items()
+    if isinstance(example, RankingExample)
+)
+
+
+def list_texts(lang: str) -> dict[str, str]:
+    """Every text the ranking list's browser view shows, in ``lang`` (``{names}`` kept).
+
+    The view fills the ``{placeholders}`` itself, as :func:`mapteach.i18n.tr` would.
+
+    >>> list_texts("en")["moved"]
+    'Moved {title} to rank {rank} of {n}.'
+    """
+    with language(lang):
+        return {
+            "lang": HTML_LANG[lang],
+            "help": tr(
+                "Drag a result, or focus it and press Alt+Arrow Up/Down to move it. "
+                "Click it or press Space to mark it relevant."
+            ),
+            "example": tr("Example"),
+            "example_aria": tr("Load a worked example"),
+            "reset": tr("Reset"),
+            "reset_title": tr("Back to the example last chosen: its ranking, R, cutoff and curve"),
+            "reset_done": tr("Reset to the example's ranking."),
+            "missed": tr("Missed relevant"),
+            "missed_aria": tr("Relevant documents the system never retrieved"),
+            "cutoff": tr("Cutoff k"),
+            "cutoff_aria": tr("Cutoff k (0 for the whole list)"),
+            "interpolated": tr("Interpolated curve"),
+            "list_aria": tr("Ranked results"),
+            "item_relevant": tr("Rank {rank}: {title}, relevant"),
+            "item_not_relevant": tr("Rank {rank}: {title}, not relevant"),
+            "moved": tr("Moved {title} to rank {rank} of {n}."),
+            "now_relevant": tr("{title} at rank {rank} is now relevant."),
+            "now_not_relevant": tr("{title} at rank {rank} is now not relevant."),
+            "r_missed": tr("R = {r} ({missed} relevant never retrieved)"),
+        }
+
+
+class RankingError(traitlets.TraitError, ValueError):
+    """An invalid list, count or preset for a :class:`RankingList`.
+
+    A TraitError, so a rejected change from the browser is rolled back before any
+    observer sees it; a ValueError, as every other invalid argument here.
+    """
+
+
+def _single_query(name: str, lang: str | None = None) -> RankingExample:
+    example = get_example(name)
+    if not isinstance(example, RankingExample):
+        raise ValueError(
+            tr("{name!r} has several queries; show it with MultiQueryBoard.", lang=lang, name=name)
+        )
+    return example
+
+
+def _bar_label(title: str) -> str:
+    """A title's lead, before any colon, short enough to go under a bar (``"Query A"``).
+
+    >>> _bar_label("Query A: relevant near the top"), _bar_label("查询 A：相关结果靠前")
+    ('Query A', '查询 A')
+    """
+    lead = title.partition(":")[0].partition("：")[0]
+    return textwrap.shorten(lead, width=28, placeholder="…")
+
+
+def _doc_title(doc: str, lang: str | None) -> str:
+    """A result's default title: ``doc 3`` for the id ``d3``, else the id itself."""
+    number = doc[1:]
+    return (
+        tr("doc {number}", lang=lang, number=number) if doc[:1] == "d" and number.isdigit() else doc
+    )
+
+
+def _items(
+    labels: Sequence[int | bool],
+    titles: Sequence[str] | None,
+    docs: Sequence[str] | None,
+    lang: str | None = None,
+) -> list[dict[str, Any]]:
+    y = as_labels(labels)
+    docs = list(docs) if docs else [f"d{rank}" for rank in range(1, y.size + 1)]
+    titles = list(titles) if titles else [_doc_title(doc, lang) for doc in docs]
+    if not len(docs) == len(titles) == y.size:
+        raise ValueError(
+            tr(
+                "labels, titles and docs must have one entry per result; got {n_labels} labels, "
+                "{n_titles} titles and {n_docs} docs.",
+                lang=lang,
+                n_labels=y.size,
+                n_titles=len(titles),
+                n_docs=len(docs),
+            )
+        )
+    return [
+        {"doc": str(doc), "title": str(title), "relevant": bool(label)}
+        for doc, title, label in zip(docs, titles, y, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """What :meth:`RankingList.reset` restores: the list as created, or the preset last loaded."""
+
+    preset: str
+    query_name: str
+    items: tuple[dict[str, Any], ...]
+    n_unretrieved: int
+    k: int
+    interpolated: bool
+
+
+class RankingList(anywidget.AnyWidget):
+    """One query's ranked list as a widget; the kernel computes its AP.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best first.
+    titles, docs : sequence of str, optional
+        A short title and a unique id per result (default ``doc 1``.. / ``d1``..).
+    n_relevant : int, optional
+        R; the difference to the hits in ``labels`` is the relevant documents
+        the system never retrieved.
+    k : int, optional
+        Rank cutoff (AP@k).
+    interpolated : bool, default False
+        Draw the interpolated precision curve too (on a :class:`RankingBoard`).
+    compact : bool, default False
+        Hide the controls (used in the multi-query board).
+    query_name : str, optional
+        Shown above the list.
+    lang : {"en", "zh"}, optional
+        The language of every text the list shows (default the current one); kept
+        for the widget's life, whatever :func:`mapteach.set_language` says later.
+
+    Notes
+    -----
+    ``heading`` is the text shown above the list: ``query_name``, marked
+    "(edited)" once the ranking or its R differs from the preset it was loaded
+    from; the preset menu then shows "custom ranking" (``preset == ""``), and
+    choosing the preset again, or :meth:`reset`, restores it. ``texts`` holds the
+    browser view's labels and announcements in the list's language.
+
+    Examples
+    --------
+    >>> from mapteach.board import RankingList
+    >>> ranking = RankingList([1, 0, 1], n_relevant=4)
+    >>> ranking.move("d3", 2)  # drag the third result up one place
+    >>> ranking.labels, round(ranking.ap, 4)  # (1/1 + 2/2) / 4
+    ([1, 1, 0], 0.5)
+    """
+
+    _esm = _STATIC / "ranking_list.js"
+    _css = _STATIC / "ranking_list.css"
+
+    items = traitlets.List(traitlets.Dict()).tag(sync=True, echo_update=False)
+    n_unretrieved = traitlets.Int(0).tag(sync=True)
+    k = traitlets.Int(0).tag(sync=True)
+    interpolated = traitlets.Bool(False).tag(sync=True)
+    ap = traitlets.Float(0.0, read_only=True).tag(sync=True)
+    ap_label = traitlets.Unicode("AP", read_only=True).tag(sync=True)
+    presets = traitlets.List(traitlets.List()).tag(sync=True)
+    preset = traitlets.Unicode("").tag(sync=True)
+    reset_request = traitlets.Int(0).tag(sync=True, echo_update=False)
+    compact = traitlets.Bool(False).tag(sync=True)
+    query_name = traitlets.Unicode("").tag(sync=True)
+    heading = traitlets.Unicode("", read_only=True).tag(sync=True)
+    texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
+
+    def __init__(
+        self,
+        labels: Sequence[int | bool] = (),
+        *,
+        titles: Sequence[str] | None = None,
+        docs: Sequence[str] | None = None,
+        n_relevant: int | None = None,
+        k: int | None = None,
+        interpolated: bool = False,
+        compact: bool = False,
+        query_name: str = "",
+        lang: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        #: The language the list speaks, fixed when it is made.
+        self.lang = widget_language(lang)
+        items = _items(labels, titles, docs, self.lang)
+        hits = sum(item["relevant"] for item in items)
+        with language(self.lang):
+            n_unretrieved = as_n_relevant(n_relevant, hits) - hits
+        self._origin = _Origin(
+            preset="",
+            query_name=query_name,
+            items=tuple(items),
+            n_unretrieved=n_unretrieved,
+            k=k or 0,
+            interpolated=interpolated,
+        )
+        # the observers below run once for these first values, too
+        super().__init__(
+            items=items,
+            n_unretrieved=self._origin.n_unretrieved,
+            k=self._origin.k,
+            interpolated=interpolated,
+            compact=compact,
+            query_name=query_name,
+            presets=[] if compact else self._menu(),
+            texts=list_texts(self.lang),
+            **kwargs,
+        )
+
+    def _menu(self) -> list[list[str]]:
+        """The preset menu's entries, [name, title], in the list's language."""
+        custom = ["", tr("— custom ranking —", lang=self.lang)]
+        entries = [
+            [name, f"{EXAMPLES[name].article} · {tr(EXAMPLES[name].title, lang=self.lang)}"]
+            for name, _ in PRESETS
+        ]
+        return [custom, *entries]
+
+    @classmethod
+    def from_example(cls, name: str, **kwargs: Any) -> RankingList:
+        """A list holding a worked example, such as ``"003_b"``."""
+        ranking = cls(**kwargs)
+        ranking.load(name)
+        return ranking
+
+    @traitlets.validate("items")
+    def _check_items(self, proposal: traitlets.Bunch) -> list[dict[str, Any]]:
+        seen: dict[str, int] = {}
+        with language(self.lang):
+            for index, item in enumerate(proposal.value):
+                if not isinstance(item, dict) or {"doc", "title", "relevant"} - set(item):
+                    raise RankingError(
+                        tr(
+                            "items[{index}] must be a dict with keys 'doc', 'title' and "
+                            "'relevant'; got {item!r}.",
+                            index=index,
+                            item=item,
+                        )
+                    )
+                if not isinstance(item["doc"], str) or not item["doc"]:
+                    raise RankingError(
+                        tr(
+                            "items[{index}]['doc'] must be a non-empty string; got {doc!r}.",
+                            index=index,
+                            doc=item["doc"],
+                        )
+                    )
+                if not isinstance(item["relevant"], bool):
+                    raise RankingError(
+                        tr(
+                            "items[{index}]['relevant'] must be True or False; got {relevant!r}.",
+                            index=index,
+                            relevant=item["relevant"],
+                        )
+                    )
+                if item["doc"] in seen:
+                    raise RankingError(
+                        tr(
+                            "items[{index}] has doc {doc!r}, which items[{first}] already has; "
+                            "every result needs its own doc id.",
+                            index=index,
+                            doc=item["doc"],
+                            first=seen[item["doc"]],
+                        )
+                    )
+                seen[item["doc"]] = index
+        return proposal.value
+
+    @traitlets.validate("n_unretrieved", "k")
+    def _check_count(self, proposal: traitlets.Bunch) -> int:
+        if proposal.value < 0:
+            message = (
+                tr(
+                    "n_unretrieved is the relevant documents never retrieved and must be >= 0; "
+                    "got {value}.",
+                    lang=self.lang,
+                    value=proposal.value,
+                )
+                if proposal.trait.name == "n_unretrieved"
+                else tr(
+                    "k is the cutoff (0 for none) and must be >= 0; got {value}.",
+                    lang=self.lang,
+                    value=proposal.value,
+                )
+            )
+            raise RankingError(message)
+        return proposal.value
+
+    @traitlets.validate("preset")
+    def _check_preset(self, proposal: traitlets.Bunch) -> str:
+        names = [name for name, _ in PRESETS]
+        if proposal.value and proposal.value not in names:
+            raise RankingError(
+                tr(
+                    "preset {preset!r} is not a single-query worked example; choose '' "
+                    "(a custom ranking) or one of: {names}.",
+                    lang=self.lang,
+                    preset=proposal.value,
+                    names=", ".join(names),
+                )
+            )
+        return proposal.value
+
+    @traitlets.observe("items", "n_unretrieved", "k")
+    def _recompute(self, change: traitlets.Bunch | None = None) -> None:
+        self.set_trait(
+            "ap", average_precision(self.labels, n_relevant=self.n_relevant, k=self.cutoff)
+        )
+        self.set_trait("ap_label", "AP" if self.cutoff is None else f"AP@{self.cutoff}")
+
+    @traitlets.observe("items", "n_unretrieved", "query_name")
+    def _show_edits(self, change: traitlets.Bunch | None = None) -> None:
+        edited = self.edited
+        heading = tr("{name} (edited)", lang=self.lang, name=self.query_name)
+        self.set_trait("heading", heading if edited else self.query_name)
+        self.preset = "" if edited else self._origin.preset
+
+    @traitlets.observe("preset")
+    def _choose_preset(self, change: traitlets.Bunch) -> None:
+        if change.new and (change.new != self._origin.preset or self.edited):
+            self.load(change.new)
+        else:  # "custom ranking" chosen, or the preset shown again: the menu shows the truth
+            self._show_edits()
+
+    @traitlets.observe("reset_request")
+    def _reset_on_request(self, change: traitlets.Bunch) -> None:
+        self.reset()
+
+    @property
+    def labels(self) -> list[int]:
+        """The 0/1 labels in the order shown."""
+        return [int(item["relevant"]) for item in self.items]
+
+    @property
+    def n_relevant(self) -> int:
+        """R: the relevant results shown plus those never retrieved."""
+        return sum(self.labels) + self.n_unretrieved
+
+    @property
+    def cutoff(self) -> int | None:
+        """The cutoff k, or None for the whole list."""
+        return self.k or None
+
+    @property
+    def edited(self) -> bool:
+        """Whether the ranking or its R differs from the preset it was loaded from."""
+        origin = self._origin
+        return bool(origin.preset) and (
+            self.items != list(origin.items) or self.n_unretrieved != origin.n_unretrieved
+        )
+
+    def _rank_of(self, doc: str) -> int:
+        for index, item in enumerate(self.items):
+            if item["doc"] == doc:
+                return index
+        known = ", ".join(repr(item["doc"]) for item in self.items)
+        raise ValueError(
+            tr(
+                "no result with doc {doc!r}; the list holds {known}.",
+                lang=self.lang,
+                doc=doc,
+                known=known,
+            )
+        )
+
+    def move(self, doc: str, to_rank: int) -> None:
+        """Move result ``doc`` to rank ``to_rank`` (1 = top), as a drag does."""
+        if isinstance(to_rank, bool) or not isinstance(to_rank, numbers.Integral):
+            raise TypeError(
+                tr("to_rank must be an integer rank; got {rank!r}.", lang=self.lang, rank=to_rank)
+            )
+        if not 1 <= to_rank <= len(self.items):
+            raise ValueError(
+                tr(
+                    "to_rank must be between 1 and {n} (the list's length); got {rank}.",
+                    lang=self.lang,
+                    n=len(self.items),
+                    rank=to_rank,
+                )
+            )
+        items = list(self.items)
+        items.insert(to_rank - 1, items.pop(self._rank_of(doc)))
+        self.items = items
+
+    def toggle(self, doc: str) -> None:
+        """Flip result ``doc`` between relevant and not relevant, as a click does."""
+        index = self._rank_of(doc)
+        items = [dict(item) for item in self.items]
+        items[index]["relevant"] = not items[index]["relevant"]
+        self.items = items
+
+    def load(self, name: str) -> None:
+        """Show a worked example by name, such as ``"001_legal"``, as choosing its preset does.
+
+        The cutoff goes back to 0 (none); the interpolated-curve toggle stays as it is.
+        """
+        with language(self.lang):
+            example = _single_query(name)
+            title = tr(example.title)
+            query_name = tr("Article {article} · {title}", article=example.article, title=title)
+        self._origin = _Origin(
+            preset=name,
+            query_name=query_name,
+            items=tuple(_items(example.labels, None, example.docs or None, self.lang)),
+            n_unretrieved=example.n_relevant - sum(example.labels),
+            k=0,
+            interpolated=self.interpolated,
+        )
+        self.reset()
+
+    def reset(self) -> None:
+        """Restore the preset last loaded, or the list as created, as the Reset button does.
+
+        Its ranking, relevance, R, cutoff k and interpolated-curve toggle all come back.
+
+        Examples
+        --------
+        >>> from mapteach.board import RankingList
+        >>> ranking = RankingList.from_example("003_b")
+        >>> ranking.move("d3", 1)
+        >>> ranking.k = 2
+        >>> ranking.heading, ranking.preset
+        ('Article 003 · Query B: one of the 3 relevant items never retrieved (edited)', '')
+        >>> ranking.reset()
+        >>> ranking.labels, ranking.k, ranking.preset
+        ([1, 0, 1, 0, 0, 0, 0, 0], 0, '003_b')
+        """
+        origin = self._origin
+        with self.hold_sync(), self.hold_trait_notifications():
+            self.items = [dict(item) for item in origin.items]
+            self.n_unretrieved = origin.n_unretrieved
+            self.k = origin.k
+            self.interpolated = origin.interpolated
+            self.query_name = origin.query_name
+            self.preset = origin.preset
+
+    def __repr__(self) -> str:
+        state = f"{self.labels}, n_relevant={self.n_relevant}, k={self.cutoff}"
+        return f"RankingList({state}): {self.ap_label} = {self.ap:.4f}"

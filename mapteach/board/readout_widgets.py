@@ -1,0 +1,188 @@
+"""Live printouts of a board: text that follows every drag, click and number typed.
+
+A cell that prints a board's state prints it once, when the cell runs; after a
+drag that text contradicts the board. :func:`live_readout` returns a small HTML widget
+that an observer on the board rewrites after every change, so the printout always
+shows the list on screen. Without a kernel (nbconvert's HTML, a static site) it shows
+the same text as it stood when the cell ran. Introduced in ``06_playground``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets
+import numpy as np
+import traitlets
+
+from mapteach.board.list_widget import RankingList
+from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
+from mapteach.explain.ap_trace import explain_ap
+from mapteach.i18n import HTML_LANG, language, tr
+from mapteach.metrics import average_precision
+
+__all__ = ["LiveReadout", "live_readout"]
+
+#: The ranking traits that change what a printout says.
+_WATCHED = ["items", "n_unretrieved", "k"]
+_BOX = (
+    "font-family:var(--jp-code-font-family,monospace);font-size:13px;"
+    "white-space:pre-wrap;line-height:1.5;"
+)
+_NOTE = "font-family:var(--jp-ui-font-family,sans-serif);color:#555;"
+
+
+def _line(text: str, testid: str, value: float | None = None, style: str = "") -> str:
+    data = f' data-value="{value!r}"' if value is not None else ""
+    css = f' style="{style}"' if style else ""
+    return f'<div data-testid="{testid}"{data}{css}>{escape(text)}</div>'
+
+
+def _ap(ranking: RankingList) -> float:
+    return average_precision(ranking.labels, n_relevant=ranking.n_relevant, k=ranking.cutoff)
+
+
+class LiveReadout(ipywidgets.HTML):
+    """Text about a board that the board's observer rewrites after every change.
+
+    Made by :func:`live_readout`. ``text`` is the plain text, ``value`` its HTML:
+    each line is a ``<div>`` with a ``data-testid``, and each AP or MAP carries its
+    full-precision ``data-value``. Displayed, it is a live widget with a
+    ``text/html`` fallback of its state when shown, for viewers without a kernel.
+    """
+
+    def __init__(self, board: RankingBoard | MultiQueryBoard) -> None:
+        if isinstance(board, RankingBoard):
+            rankings, kind = [board.ranking], "board"
+        elif isinstance(board, MultiQueryBoard):
+            rankings, kind = list(board.rankings), "map"
+        else:
+            raise TypeError(
+                tr(
+                    "live_readout follows a RankingBoard or a MultiQueryBoard; got {kind}.",
+                    kind=type(board).__name__,
+                )
+            )
+        super().__init__()
+        #: The board followed, and the language it speaks (the printout speaks it too).
+        self.board = board
+        self.lang: str = board.lang
+        self._rankings = rankings
+        self._kind = kind
+        self.text = ""
+        for ranking in rankings:
+            ranking.observe(self._refresh, names=_WATCHED)
+        self._refresh()
+
+    def _board_lines(self) -> tuple[list[str], str, float]:
+        ranking = self._rankings[0]
+        labels, r, k = ranking.labels, ranking.n_relevant, ranking.cutoff
+        head = tr("labels on screen: {labels}   R = {r}   k = {k}", labels=labels, r=r, k=k)
+        explanation = explain_ap(labels, n_relevant=r, k=k)
+        ap = _ap(ranking)
+        text = [head, str(explanation), explanation.note]
+        html = (
+            _line(head, "live-labels")
+            + _line(str(explanation), "live-ap", ap)
+            + _line(explanation.note, "live-note", style=_NOTE)
+        )
+        return text, html, ap
+
+    def _map_lines(self) -> tuple[list[str], str, float]:
+        text, html, aps = [], "", []
+        for ranking in self._rankings:
+            ap = _ap(ranking)
+            aps.append(ap)
+            r = ranking.n_relevant
+            line = f"{ranking.query_name} — {ranking.labels}  R = {r}  AP = {ap:.4f}"
+            text.append(line)
+            html += _line(line, "live-ap", ap)
+        mean = float(np.mean(aps))
+        text.append(f"MAP = {mean:.4f}")
+        html += _line(text[-1], "live-map", mean, "font-weight:600;")
+        return text, html, mean
+
+    def _refresh(self, change: traitlets.Bunch | None = None) -> None:
+        with language(self.lang):
+            lines, html, value = self._board_lines() if self._kind == "board" else self._map_lines()
+        self.text = "\n".join(lines)
+        self.value = (
+            f'<div class="mapteach-live" data-testid="live-readout" data-kind="{self._kind}" '
+            f'data-value="{value!r}" lang="{HTML_LANG[self.lang]}" aria-live="polite" '
+            f'style="{_BOX}">{html}</div>'
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)
+        data["text/plain"] = self.text
+        data["text/html"] = self.value
+        return data
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
+    """A printout of ``board`` that follows it: rewritten after every drag, click or number.
+
+    For a :class:`~mapteach.board.ranking_board.RankingBoard`: the labels on
+    screen, R and the cutoff k, then AP's arithmetic as :func:`~mapteach.explain_ap`
+    writes it and its note on R. For a
+    :class:`~mapteach.board.ranking_board.MultiQueryBoard`: each query's labels,
+    R and AP, then MAP. Every AP is :func:`~mapteach.average_precision` of the
+    list on screen, so the printout never contradicts the board.
+
+    Parameters
+    ----------
+    board : RankingBoard or MultiQueryBoard
+        The board to follow; the printout speaks its language.
+
+    Returns
+    -------
+    LiveReadout
+        An ``ipywidgets.HTML``; ``.text`` is its plain text. Displayed without a
+        kernel, it shows the text as it stood when the cell ran.
+
+    Raises
+    ------
+    TypeError
+        If ``board`` is neither board.
+
+    Examples
+    --------
+    >>> from mapteach.board import live_readout
+    >>> from mapteach.board import MultiQueryBoard, RankingBoard
+    >>> board = RankingBoard(example="003_a")
+    >>> readout = live_readout(board)
+    >>> print(readout.text)
+    labels on screen: [1, 0, 1, 1, 0, 0, 0, 0]   R = 3   k = None
+    AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056
+    R = 3 relevant documents, all of them in the ranks that count.
+    >>> board.ranking.move("d4", 1)  # a drag: the printout follows
+    >>> board.ranking.k = 2
+    >>> print(readout.text)
+    labels on screen: [1, 1, 0, 1, 0, 0, 0, 0]   R = 3   k = 2
+    AP@2 = (1/1 + 2/2) / 3 = 0.6667
+    R = 3 relevant documents; 1 of them is not in the ranks that count and adds 0 to the sum.
+    >>> 'data-testid="live-ap" data-value="0.6666666666666666"' in readout.value
+    True
+
+    Several queries, and MAP:
+
+    >>> queries = MultiQueryBoard("003_abc")
+    >>> readout = live_readout(queries)
+    >>> queries.rankings[2].move("d8", 1)  # pull query C's last relevant item to the top
+    >>> print(readout.text.splitlines()[-1])  # as the board's MAP readout
+    MAP = 0.6569
+    >>> f'data-value="{queries.map_readout.value!r}"' in readout.value
+    True
+
+    Displayed, it is a live widget with its text as the fallback:
+
+    >>> sorted(readout._repr_mimebundle_())
+    ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain']
+    >>> print(live_readout(RankingBoard(example="003_b", lang="zh")).text.splitlines()[0])
+    面板上的标签：[1, 0, 1, 0, 0, 0, 0, 0]   R = 3   k = None
+    """
+    return LiveReadout(board)

@@ -1,0 +1,745 @@
+"""Progress that stays: every checked answer, one line in an append-only JSON-lines file.
+
+Each time an exercise checks an answer, :func:`record_check` appends one line::
+
+    {"learner": "ada", "notebook": "03_average_precision_by_hand", "exercise": "ap-1",
+     "answer": "0.8056", "verdict": "correct", "time": "2026-11-30T14:00:00+00:00"}
+
+Every field is a string: ``verdict`` is one of :data:`VERDICTS`, ``time`` is ISO 8601
+in UTC with whole seconds and its time zone. :func:`progress` turns the lines into one
+row per exercise (attempts, last answer, passed or pending); an instructor merges the
+files the learners hand in with :func:`merge_progress` or ``python -m mapteach progress``.
+
+Who and where
+-------------
+- The learner is the name given to :func:`learner` (at start-up, the environment
+  variable ``MAPTEACH_LEARNER``). With no name set, checks are still recorded, with
+  ``"learner": ""`` (anonymous), so nothing a learner does is lost; name yourself
+  later and :func:`progress` for ``""`` still shows the earlier checks.
+- The file is ``~/.mapteach/progress.jsonl``, unless the environment variable
+  ``MAPTEACH_PROGRESS`` or :func:`set_progress_file` names another. Its folder is
+  created when the first check is recorded.
+
+Writing
+-------
+The file is opened with ``O_APPEND | O_CREAT`` and each check is written with one
+``os.write`` and then flushed to disk (``os.fsync``): appends from several processes
+(two notebooks open at once) never interleave, and nothing already in the file is
+ever changed, truncated or rewritten. On POSIX systems an advisory lock (``flock``)
+also keeps the repair below to one writer at a time.
+
+Reading, and never silently losing a line
+-----------------------------------------
+- A line that is not JSON (or not UTF-8), has missing, extra or non-string fields, an
+  unknown verdict, or a time that is not ISO 8601 with a time zone is a ``ValueError``
+  naming the file and the line (1-based); with ``skip_corrupt=True`` it is a
+  :class:`CorruptLineWarning` naming them, and the line is skipped.
+- The **last** line, when it has no newline after it and cannot be read, is a write
+  cut short (a crash, a full disk): a :class:`TruncatedLineWarning` naming the file
+  and line, and the line is ignored.
+- The next append first ends such a line with a newline and writes a repair note,
+  ``{"repairs_line": N, "time": ...}``, before its record (in the same ``os.write``),
+  so the new record has a line of its own. Reading skips the notes and keeps warning
+  about (and ignoring) the cut lines they name.
+- Blank lines hold no check and are skipped.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> from mapteach.classroom import progress, record_check
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "progress.jsonl"
+>>> _ = record_check("03_ap_by_hand", "ap-1", "0.81", "incomplete", learner="ada", path=path)
+>>> _ = record_check("03_ap_by_hand", "ap-1", "0.8056", "correct", learner="ada", path=path)
+>>> table = progress("ada", path=path, exercises=[("03_ap_by_hand", "ap-2")])
+>>> print(table[["exercise", "attempts", "last_answer", "passed", "status"]].to_string())
+  exercise  attempts last_answer  passed   status
+0     ap-1         2      0.8056    True   passed
+1     ap-2         0         NaN   False  pending
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import warnings
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import mapteach.judging.judgments as judgments_store
+from mapteach.classroom.identity import _check_name, _current_learner, _state
+from mapteach.i18n import tr
+
+__all__ = [
+    "FIELDS",
+    "VERDICTS",
+    "CorruptLineWarning",
+    "TruncatedLineWarning",
+    "merge_progress",
+    "progress",
+    "progress_file",
+    "read_progress",
+    "record_check",
+    "set_progress_file",
+]
+
+if sys.platform != "win32":
+    import fcntl
+
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+#: The fields of every line, in the order they are written.
+FIELDS: tuple[str, ...] = ("learner", "notebook", "exercise", "answer", "verdict", "time")
+
+
+#: Every verdict a check can record.
+VERDICTS: tuple[str, ...] = ("correct", "incomplete", "incorrect", "invalid")
+
+
+#: The columns of :func:`progress` (:func:`merge_progress` puts ``learner`` first).
+PROGRESS_COLUMNS: tuple[str, ...] = (
+    "notebook",
+    "exercise",
+    "attempts",
+    "first_time",
+    "last_time",
+    "last_answer",
+    "last_verdict",
+    "passed",
+    "status",
+)
+
+
+FILE_VARIABLE = "MAPTEACH_PROGRESS"
+
+
+DEFAULT_FILE = Path("~") / ".mapteach" / "progress.jsonl"
+
+
+_REPAIR = ("repairs_line", "time")
+
+
+class TruncatedLineWarning(judgments_store.TruncatedLineWarning):
+    """The progress file's last line was cut short while it was written; it is ignored."""
+
+
+class CorruptLineWarning(UserWarning):
+    """A line of a progress file could not be read and was skipped (``skip_corrupt=True``)."""
+
+
+def set_progress_file(path: str | os.PathLike[str] | None) -> Path:
+    """Record checks in ``path`` from now on (None: back to the default); return the file.
+
+    ``~`` is expanded. The default is ``MAPTEACH_PROGRESS`` if set, else
+    ``~/.mapteach/progress.jsonl``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mapteach.classroom import progress_file, set_progress_file
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.jsonl"
+    >>> set_progress_file(path) == path == progress_file()
+    True
+    >>> set_progress_file(None) == progress_file()
+    True
+    """
+    _state["file"] = None if path is None else Path(path).expanduser()
+    return progress_file()
+
+
+def progress_file() -> Path:
+    """The file checks are recorded in: :func:`set_progress_file`'s, else the default.
+
+    Examples
+    --------
+    >>> import os
+    >>> from mapteach.classroom import progress_file
+    >>> progress_file().name if "MAPTEACH_PROGRESS" not in os.environ else "progress.jsonl"
+    'progress.jsonl'
+    """
+    if _state["file"] is not None:
+        return Path(_state["file"])
+    configured = os.environ.get(FILE_VARIABLE, "")
+    return Path(configured or DEFAULT_FILE).expanduser()
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _text_field(field: str, value: object, *, empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise TypeError(
+            tr(
+                "{field} must be a string; got {kind} {value!r}.",
+                field=field,
+                kind=type(value).__name__,
+                value=value,
+            )
+        )
+    if not empty and not value.strip():
+        raise ValueError(tr("{field} must not be empty.", field=field))
+    return value
+
+
+def _check_verdict(verdict: object) -> str:
+    if verdict not in VERDICTS:
+        raise ValueError(
+            tr(
+                "verdict must be one of {verdicts}; got {verdict!r}.",
+                verdicts=", ".join(VERDICTS),
+                verdict=verdict,
+            )
+        )
+    return str(verdict)
+
+
+def _encode(record: dict[str, Any]) -> bytes:
+    """One JSON line; characters UTF-8 cannot hold (lone surrogates) are escaped."""
+    try:
+        return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(record) + "\n").encode("ascii")
+
+
+def _cut_line(fd: int) -> int | None:
+    """The number of the file's last line if no newline ends it (else None)."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return None
+    os.lseek(fd, size - 1, os.SEEK_SET)
+    if os.read(fd, 1) == b"\n":
+        return None
+    os.lseek(fd, 0, os.SEEK_SET)
+    newlines = 0
+    while chunk := os.read(fd, 1 << 20):
+        newlines += chunk.count(b"\n")
+    return newlines + 1
+
+
+def record_check(
+    notebook: str,
+    exercise: str,
+    answer: str,
+    verdict: str,
+    *,
+    learner: str | None = None,
+    path: str | os.PathLike[str] | None = None,
+) -> dict[str, str]:
+    """Append one checked answer to the progress file, flushed to disk; return the record.
+
+    Parameters
+    ----------
+    notebook, exercise : str
+        Which exercise was checked (non-empty).
+    answer : str
+        What the learner typed, exactly (any text; may be empty).
+    verdict : {"correct", "incomplete", "incorrect", "invalid"}
+        What the check said.
+    learner : str, optional
+        Whose answer it was (default: :func:`~mapteach.classroom.identity.learner`'s
+        name; ``""``, anonymous, when none is set: the check is recorded all the same).
+    path : path, optional
+        The file (default: :func:`progress_file`). It and its folder are created.
+
+    Returns
+    -------
+    dict of str to str
+        The record written, with the fields of :data:`FIELDS`.
+
+    Raises
+    ------
+    TypeError
+        If a field is not a string.
+    ValueError
+        If the notebook, the exercise or a given learner name is empty, or the
+        verdict is unknown.
+
+    Notes
+    -----
+    The line goes in with a single ``os.write`` on a file opened with
+    ``O_APPEND | O_CREAT`` and is then ``fsync``-ed, so processes appending at the
+    same time never mix their lines. If the file's last line was cut short, it is
+    first ended, with a repair note (see the module notes). Nothing already in the
+    file is ever changed.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mapteach.classroom import record_check
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "new folder" / "progress.jsonl"
+    >>> record = record_check("04_map", "map-1", "0.5", "incorrect", learner="李雷", path=path)
+    >>> record["learner"], record["verdict"], record["time"].endswith("+00:00")
+    ('李雷', 'incorrect', True)
+    >>> print(path.read_text(encoding="utf-8").replace(record["time"], "TIME"), end="")
+    {"learner": "李雷", "notebook": "04_map", "exercise": "map-1", "answer": "0.5", \
+"verdict": "incorrect", "time": "TIME"}
+    """
+    who = (_current_learner() or "") if learner is None else _check_name(learner)
+    record = {
+        "learner": who,
+        "notebook": _text_field("notebook", notebook),
+        "exercise": _text_field("exercise", exercise),
+        "answer": _text_field("answer", answer, empty=True),
+        "verdict": _check_verdict(verdict),
+        "time": _now(),
+    }
+    target = progress_file() if path is None else Path(path).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    created = not target.exists()
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    fd = os.open(target, flags, 0o666)
+    try:
+        if sys.platform != "win32":
+            fcntl.flock(fd, fcntl.LOCK_EX)  # one writer at a time checks for a cut line
+        cut = _cut_line(fd)
+        data = _encode(record)
+        if cut is not None:
+            data = b"\n" + _encode({"repairs_line": cut, "time": record["time"]}) + data
+        written = os.write(fd, data)  # O_APPEND: at the end, whatever lseek did above
+        if written != len(data):
+            raise OSError(
+                tr(
+                    "{file}: only {written} of {size} bytes of the check were written "
+                    "(is the disk full?).",
+                    file=os.fsdecode(target),
+                    written=written,
+                    size=len(data),
+                )
+            )
+        os.fsync(fd)
+    finally:
+        os.close(fd)  # also releases the lock
+    if created and sys.platform != "win32":
+        try:  # make the new file's name durable too
+            folder = os.open(target.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+        except OSError:
+            pass
+    return record
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def _name(source: Any) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return os.fsdecode(source)
+    name = getattr(source, "name", None)
+    if isinstance(name, bytes):
+        return os.fsdecode(name)
+    return name if isinstance(name, str) else "<stream>"
+
+
+def _slurp(source: Any, name: str, missing_ok: bool) -> bytes:
+    if not isinstance(source, (str, os.PathLike)):
+        data = source.read()
+        return data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    try:
+        return Path(source).expanduser().read_bytes()
+    except FileNotFoundError:
+        if missing_ok:
+            return b""
+        raise ValueError(tr("{file}: no such progress file.", file=name)) from None
+    except IsADirectoryError:
+        raise ValueError(tr("{file}: is a directory, not a progress file.", file=name)) from None
+    except OSError as error:
+        raise ValueError(
+            tr(
+                "{file}: cannot read the progress file ({reason}).",
+                file=name,
+                reason=error.strerror,
+            )
+        ) from None
+
+
+def _parse_time(text: str) -> datetime | None:
+    """The time, if ``text`` is ISO 8601 with a time zone (``Z`` is UTC); else None."""
+    try:
+        stamp = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        return None
+    return stamp if stamp.tzinfo is not None else None
+
+
+def _problem(record: Any, file: str, line: int) -> str | None:
+    """Why ``record`` (line ``line`` of ``file``) is not a check, or None if it is one."""
+    if not isinstance(record, dict):
+        return tr(
+            "{file}, line {line}: expected a JSON object, got {kind}.",
+            file=file,
+            line=line,
+            kind=type(record).__name__,
+        )
+    if set(record) != set(FIELDS):
+        return tr(
+            "{file}, line {line}: not a check (missing fields {missing}, unknown fields {extra}).",
+            file=file,
+            line=line,
+            missing=sorted(set(FIELDS) - set(record)),
+            extra=sorted(set(record) - set(FIELDS)),
+        )
+    for field in FIELDS:
+        if not isinstance(record[field], str):
+            return tr(
+                "{file}, line {line}: field {field!r} is {kind} {value!r}, not a string.",
+                file=file,
+                line=line,
+                field=field,
+                kind=type(record[field]).__name__,
+                value=record[field],
+            )
+    for field in ("notebook", "exercise"):
+        if not record[field].strip():
+            return tr(
+                "{file}, line {line}: field {field!r} is empty.", file=file, line=line, field=field
+            )
+    if record["verdict"] not in VERDICTS:
+        return tr(
+            "{file}, line {line}: verdict {verdict!r} is not one of {verdicts}.",
+            file=file,
+            line=line,
+            verdict=record["verdict"],
+            verdicts=", ".join(VERDICTS),
+        )
+    if _parse_time(record["time"]) is None:
+        return tr(
+            "{file}, line {line}: time {time!r} is not ISO 8601 with a time zone.",
+            file=file,
+            line=line,
+            time=record["time"],
+        )
+    return None
+
+
+def _is_repair(record: Any) -> bool:
+    return (
+        isinstance(record, dict)
+        and set(record) == set(_REPAIR)
+        and isinstance(record["repairs_line"], int)
+        and not isinstance(record["repairs_line"], bool)
+    )
+
+
+def _checks(data: bytes, name: str, skip_corrupt: bool) -> list[tuple[int, dict[str, str]]]:
+    """(line number, record) for every check in the file's bytes; see the module notes."""
+    lines = data.split(b"\n")
+    parsed: list[tuple[int, Any, str | None]] = []  # (number, record, why it is unreadable)
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():  # blank, or the empty piece after the final newline
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            problem = tr(
+                "{file}, line {line}: not UTF-8 (byte {byte}).",
+                file=name,
+                line=number,
+                byte=error.start + 1,
+            )
+            parsed.append((number, None, problem))
+            continue
+        try:
+            parsed.append((number, json.loads(text), None))
+        except json.JSONDecodeError as error:
+            detail = f"{error.msg}: line 1 column {error.colno}"  # json's words, untranslated
+            problem = tr(
+                "{file}, line {line}: not JSON ({detail}).", file=name, line=number, detail=detail
+            )
+            parsed.append((number, None, problem))
+    repaired = {record["repairs_line"] for _, record, _ in parsed if _is_repair(record)}
+    last = len(lines)  # the line no newline ends (empty if the file ends with one)
+    checks: list[tuple[int, dict[str, str]]] = []
+    for number, record, unreadable in parsed:
+        if unreadable is not None and (number == last or number in repaired):
+            warnings.warn(
+                tr(
+                    "{file}, line {line}: cut short (a write that did not finish); ignored. "
+                    "Check that answer again.",
+                    file=name,
+                    line=number,
+                ),
+                TruncatedLineWarning,
+                stacklevel=3,
+            )
+            continue
+        if unreadable is None and _is_repair(record):
+            continue
+        reason = unreadable if unreadable is not None else _problem(record, name, number)
+        if reason is None:
+            checks.append((number, record))
+            continue
+        if not skip_corrupt:
+            raise ValueError(reason)
+        warnings.warn(
+            tr("{problem} The line is skipped.", problem=reason),
+            CorruptLineWarning,
+            stacklevel=3,
+        )
+    return checks
+
+
+def _frame(rows: list[dict[str, Any]], columns: Iterable[str]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=list(columns))
+
+
+def read_progress(
+    *paths: str | os.PathLike[str] | IO[Any], skip_corrupt: bool = False
+) -> pd.DataFrame:
+    """Every check in the progress files, in file order, with the file and line it is on.
+
+    Parameters
+    ----------
+    *paths : path or file object
+        Progress files (or open files, read from where they are). None given: the
+        current :func:`progress_file`, which may not exist yet (no checks). A path
+        given that does not exist is an error.
+    skip_corrupt : bool, default False
+        Warn about an unreadable line (:class:`CorruptLineWarning`) and go on,
+        instead of raising.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``learner, notebook, exercise, answer, verdict, time`` (strings, as
+        written), ``file`` (the name it was read from) and ``line`` (1-based).
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the line, for a line that is not a check (see the module
+        notes); or naming the file, for a file that cannot be read.
+
+    Warns
+    -----
+    TruncatedLineWarning
+        For a last line cut short, which is ignored.
+    CorruptLineWarning
+        With ``skip_corrupt=True``, for each line skipped.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile, warnings
+    >>> from mapteach.classroom import read_progress, record_check
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "p.jsonl"
+    >>> _ = record_check("02_p_at_k", "p@3", '2/3 "exactly"\\n', "correct", learner="bo", path=path)
+    >>> with open(path, "ab") as file:  # a crash in mid-write
+    ...     _ = file.write(b'{"learner": "bo", "noteb')
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     table = read_progress(path)
+    >>> table[["exercise", "answer", "line"]].to_dict("records")
+    [{'exercise': 'p@3', 'answer': '2/3 "exactly"\\n', 'line': 1}]
+    >>> print(str(caught[0].message).replace(str(path), "p.jsonl"))
+    p.jsonl, line 2: cut short (a write that did not finish); ignored. Check that answer again.
+    >>> with open(path, "ab") as file:  # another program writes to it
+    ...     _ = file.write(b'\\nhello\\n')
+    >>> try:
+    ...     read_progress(path)
+    ... except ValueError as error:
+    ...     print(str(error).replace(str(path), "p.jsonl"))
+    p.jsonl, line 2: not JSON (Unterminated string starting at: line 1 column 19).
+    """
+    return _read(paths or (progress_file(),), skip_corrupt, missing_ok=not paths)
+
+
+def _read(sources: Iterable[Any], skip_corrupt: bool, missing_ok: bool) -> pd.DataFrame:
+    rows: list[dict[str, Any]] = []
+    for source in sources:
+        name = _name(source)
+        data = _slurp(source, name, missing_ok)
+        for number, record in _checks(data, name, skip_corrupt):
+            rows.append({**record, "file": name, "line": number})
+    table = _frame(rows, [*FIELDS, "file", "line"])
+    return table.astype({**dict.fromkeys([*FIELDS, "file"], "str"), "line": "int64"})
+
+
+def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
+    """One row per ``by`` key: attempts, first and last time, last answer and verdict, passed.
+
+    The last check is the latest by time; checks at the same time keep the order read.
+    """
+    import pandas as pd
+
+    # every time was checked when it was read, so none is None
+    times = [_parse_time(text) or datetime.min for text in checks["time"]]
+    stamps = pd.to_datetime(times, utc=True)
+    ordered = checks.assign(_stamp=stamps).sort_values("_stamp", kind="stable")
+    rows: dict[tuple[str, ...], dict[str, Any]] = {}
+    for record in ordered.to_dict("records"):
+        key = tuple(record[column] for column in by)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = {
+                **dict(zip(by, key, strict=True)),
+                "attempts": 0,
+                "first_time": record["_stamp"],
+                "passed": False,
+            }
+        row["attempts"] += 1
+        row["last_time"] = record["_stamp"]
+        row["last_answer"] = record["answer"]
+        row["last_verdict"] = record["verdict"]
+        row["passed"] = row["passed"] or record["verdict"] == "correct"
+    return list(rows.values())
+
+
+def _table(rows: list[dict[str, Any]], by: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
+    for row in rows:
+        row["status"] = "passed" if row["passed"] else "pending"
+    columns = [*by, *PROGRESS_COLUMNS[2:]]
+    table = _frame(rows, columns).sort_values(by, kind="stable", ignore_index=True)
+    for column in ("first_time", "last_time"):
+        table[column] = pd.to_datetime(table[column], utc=True).dt.as_unit("us")
+    text = [*by, "last_answer", "last_verdict", "status"]
+    return table.astype({**dict.fromkeys(text, "str"), "attempts": "int64", "passed": "bool"})
+
+
+def progress(
+    learner: str | None = None,
+    *,
+    path: str | os.PathLike[str] | None = None,
+    exercises: Iterable[tuple[str, str]] | None = None,
+    skip_corrupt: bool = False,
+) -> pd.DataFrame:
+    """A learner's progress: one row per exercise checked (or listed), passed or pending.
+
+    Parameters
+    ----------
+    learner : str, optional
+        Whose progress (default: the current learner; ``""``, the anonymous checks,
+        when none is set).
+    path : path, optional
+        The progress file (default: :func:`progress_file`); a missing file has no checks.
+    exercises : iterable of (notebook, exercise), optional
+        Exercises the caller knows of: those never checked show as pending, with
+        0 attempts.
+    skip_corrupt : bool, default False
+        As :func:`read_progress`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Sorted by notebook, then exercise; columns ``notebook``, ``exercise``,
+        ``attempts``, ``first_time`` and ``last_time`` (UTC timestamps; NaT if never
+        checked), ``last_answer`` and ``last_verdict`` (of the latest check; missing,
+        NaN, if never checked), ``passed`` (True once any check was correct, even if a later
+        one was not) and ``status`` (``"passed"`` or ``"pending"``, stable keys).
+
+    Raises
+    ------
+    ValueError
+        As :func:`read_progress`, or for an ``exercises`` item that is not a pair of
+        non-empty strings.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mapteach.classroom import progress, record_check
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "p.jsonl"
+    >>> for answer, verdict in [("0.5", "correct"), ("1/3", "incorrect")]:
+    ...     _ = record_check("04_map", "map-1", answer, verdict, learner="ada", path=path)
+    >>> _ = record_check("04_map", "map-1", "0.5", "correct", learner="bo", path=path)
+    >>> progress("ada", path=path)[["attempts", "last_verdict", "passed"]].to_dict("records")
+    [{'attempts': 2, 'last_verdict': 'incorrect', 'passed': True}]
+    """
+    import pandas as pd
+
+    who = (_current_learner() or "") if learner is None else learner
+    if not isinstance(who, str):
+        raise ValueError(
+            tr("The learner's name must be a non-empty string; got {name!r}.", name=who)
+        )
+    source = progress_file() if path is None else Path(path).expanduser()
+    checks = _read([source], skip_corrupt, missing_ok=True)
+    checks = checks[checks["learner"] == who.strip()]
+    rows = _tally(checks, ["notebook", "exercise"])
+    seen = {(row["notebook"], row["exercise"]) for row in rows}
+    for item in exercises or ():
+        if (
+            not isinstance(item, tuple | list)
+            or len(item) != 2
+            or not all(isinstance(part, str) and part.strip() for part in item)
+        ):
+            raise ValueError(
+                tr(
+                    "exercises must hold (notebook, exercise) pairs of non-empty strings; "
+                    "got {item!r}.",
+                    item=item,
+                )
+            )
+        key = (item[0], item[1])
+        if key not in seen:
+            seen.add(key)
+            rows.append(
+                {
+                    "notebook": key[0],
+                    "exercise": key[1],
+                    "attempts": 0,
+                    "first_time": pd.NaT,
+                    "last_time": pd.NaT,
+                    "last_answer": pd.NA,
+                    "last_verdict": pd.NA,
+                    "passed": False,
+                }
+            )
+    return _table(rows, ["notebook", "exercise"])
+
+
+def merge_progress(
+    *paths: str | os.PathLike[str] | IO[Any],
+    learner: str | None = None,
+    skip_corrupt: bool = False,
+) -> pd.DataFrame:
+    """The progress files an instructor collects, as one table per learner and exercise.
+
+    Parameters
+    ----------
+    *paths : path or file object
+        The files (at least one), read as :func:`read_progress` reads them.
+    learner : str, optional
+        Only this learner (``""``: the anonymous checks); default every learner.
+    skip_corrupt : bool, default False
+        As :func:`read_progress`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Column ``learner`` and then the columns of :func:`progress`, sorted by
+        learner, notebook and exercise. A learner's checks spread over several files
+        are counted together; the latest check (by time) gives the last verdict.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mapteach.classroom import merge_progress, record_check
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = record_check("04_map", "map-1", "0.5", "correct", learner="bo", path=folder / "b")
+    >>> _ = record_check("04_map", "map-1", "1", "incorrect", learner="ada", path=folder / "a")
+    >>> table = merge_progress(folder / "a", folder / "b")
+    >>> table[["learner", "attempts", "status"]].to_dict("records")
+    [{'learner': 'ada', 'attempts': 1, 'status': 'pending'}, \
+{'learner': 'bo', 'attempts': 1, 'status': 'passed'}]
+    """
+    if not paths:
+        raise ValueError(tr("Give at least one progress file."))
+    checks = read_progress(*paths, skip_corrupt=skip_corrupt)
+    if learner is not None:
+        checks = checks[checks["learner"] == learner.strip()]
+    by = ["learner", "notebook", "exercise"]
+    return _table(_tally(checks, by), by)

@@ -1,0 +1,203 @@
+"""TREC lines in bytes: decoding, splitting into fields, and where each line is."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mapteach.runs.numbers import _MASKS
+
+_BLOCK = 1 << 22  # bytes split into fields at once: bounds the temporary arrays
+
+
+_FIELD_ROWS = 1 << 18  # fields gathered at once
+
+
+_LONG = 255  # field lengths are stored in a byte: this one stands for this long or more
+
+
+_FIELD = re.compile(rb"[^ \t\n\v\f\r]+")  # a field: no C isspace() byte
+
+
+_WIDE = 8  # fields longer than this many 8-byte words are handled as Python bytes
+
+
+def _check_bytes(data: bytes, name: str, what: str) -> bytes:
+    """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8."""
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(
+                f"{name}: the {what} file is gzip-compressed but cannot be decompressed ({error})."
+            ) from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ValueError(
+            f"{name}, line 1: the {what} file starts with a UTF-16 byte-order mark; "
+            "trec_eval reads bytes, so save it as UTF-8."
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError(
+            f"{name}, line 1: the {what} file starts with a UTF-8 byte-order mark, which "
+            "trec_eval would read as part of the first query id; save it without one."
+        )
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ValueError(
+            f"{name}, line {_line_of(data, nul)}: a NUL byte, which trec_eval cannot read "
+            "(is the file UTF-16? save it as UTF-8)."
+        )
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(
+                f"{name}, line {_line_of(data, error.start)}: bytes "
+                f"{data[error.start : error.end]!r} are not valid UTF-8 ({error.reason}); "
+                "TREC files are UTF-8 text."
+            ) from None
+    return data
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    """The 1-based line holding a byte offset."""
+    return data.count(b"\n", 0, offset) + 1
+
+
+# --- splitting lines into fields -----------------------------------------------------------
+
+
+class _Lines:
+    """Per line of a file: its field count, whether it is a comment, and where the wanted
+    fields start (byte offsets) and how long they are (meaningless where they are absent).
+    """
+
+    def __init__(self, data: bytes, wanted: tuple[int, ...], hash_at_start: bool):
+        lines = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+        self.count = np.zeros(lines, np.uint8)  # capped at 255: only compared with 0, 4 and 6
+        self.comment = np.zeros(lines, bool)
+        offset = np.int32 if len(data) < 2**31 else np.int64  # 4 bytes a field where they do
+        self.starts = [np.zeros(lines, offset) for _ in wanted]
+        self.lengths = [np.zeros(lines, np.uint8) for _ in wanted]  # _LONG: that long or more
+        array = np.frombuffer(data, np.uint8)
+        self._work = np.empty((3, min(len(data), _BLOCK) + 1), np.uint8)  # reused per block
+        begin = line = 0
+        while begin < len(data):  # a block of whole lines at a time bounds the temporaries
+            stop = begin + _BLOCK
+            end = len(data) if stop >= len(data) else data.rfind(b"\n", begin, stop) + 1
+            if end <= begin:  # a line longer than a block
+                end = data.find(b"\n", stop) + 1 or len(data)
+            line = self._block(array[begin:end], begin, line, wanted, hash_at_start)
+            begin = end
+        del self._work
+
+    def _block(self, array, offset, line, wanted, hash_at_start) -> int:
+        """Split the whole lines of one block; return the number of the next line."""
+        size = array.size
+        if self._work.shape[1] <= size:
+            self._work = np.empty((3, size + 1), np.uint8)
+        space, edge = self._work[0, :size].view(bool), self._work[1, : size + 1].view(bool)
+        scratch = self._work[2, :size]
+        np.equal(array, 32, out=space)
+        np.subtract(array, 9, out=scratch)
+        space |= np.less(scratch, 5, out=edge[:size])  # \t \n \v \f \r: C isspace(), as trec_eval
+        # field boundaries, as if a space came before and after the block: starts, ends alternate
+        np.not_equal(space[1:], space[:-1], out=edge[1:size])
+        edge[0], edge[size] = not space[0], not space[-1]
+        change = np.flatnonzero(edge)
+        starts, ends = change[0::2], change[1::2]
+        line_end = np.flatnonzero(np.equal(array, 10, out=space))
+        if array[-1] != 10:
+            line_end = np.append(line_end, size)
+        here = slice(line, line + line_end.size)
+        before = np.searchsorted(starts, line_end)  # fields starting before each line's end
+        count = np.diff(before, prepend=0)
+        self.count[here] = np.minimum(count, 255)
+        if not starts.size:  # nothing but whitespace
+            return here.stop
+        first = np.minimum(before - count, starts.size - 1)
+        head = starts[first]
+        comment = (count > 0) & (array[head] == ord("#"))
+        if hash_at_start:  # qrels: only a '#' in the line's first byte starts a comment
+            comment &= head == np.concatenate(([0], line_end[:-1] + 1))
+        self.comment[here] = comment
+        for k, field in enumerate(wanted):
+            picked = np.minimum(first + field, starts.size - 1)
+            self.starts[k][here] = starts[picked] + offset
+            self.lengths[k][here] = np.minimum(ends[picked] - starts[picked], _LONG)
+        return here.stop
+
+
+def _fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The fields as NUL-padded fixed-width bytes (dtype S), or Python bytes if one is long.
+
+    Gathered 8 bytes at a time, through an unaligned uint64 view with a 1-byte stride.
+    """
+    words = -(-int(lengths.max()) // 8)
+    if words > _WIDE:  # a length of _LONG or more was stored as _LONG: match those anew
+        return np.array(
+            [
+                data[a : a + n] if n < _LONG else _FIELD.match(data, a).group()  # type: ignore[union-attr]
+                for a, n in zip(starts.tolist(), lengths.tolist(), strict=True)
+            ],
+            dtype=object,
+        )
+    base = max(len(data) - 8, 0)  # an 8-byte load from past base runs off the end: use tail
+    tail_bytes = data[base:] + bytes(8)
+    tail = np.ndarray((len(tail_bytes) - 7,), "<u8", buffer=tail_bytes, strides=(1,))
+    loads = np.ndarray((base + 1,), "<u8", buffer=data, strides=(1,)) if len(data) >= 8 else tail
+    out = np.empty((starts.size, words), "<u8")
+    rows = min(starts.size, _FIELD_ROWS)  # a block of rows at a time bounds the temporaries
+    at, keep, mask = (
+        np.empty(rows, starts.dtype),
+        np.empty(rows, np.int32),
+        np.empty(rows, "<u8"),
+    )
+    for begin in range(0, starts.size, rows):
+        here = slice(begin, begin + rows)
+        block_starts, block_lengths = starts[here], lengths[here]
+        size = block_starts.size
+        for word in range(words):
+            np.add(block_starts, 8 * word, out=at[:size])
+            late = np.flatnonzero(at[:size] > base)
+            column = loads[np.minimum(at[:size], base, out=at[:size])]
+            column[late] = tail[np.minimum(block_starts[late] + 8 * word - base, tail.size - 1)]
+            np.subtract(block_lengths, 8 * word, out=keep[:size], dtype=np.int32)
+            np.clip(keep[:size], 0, 8, out=keep[:size])
+            np.bitwise_and(column, _MASKS.take(keep[:size], out=mask[:size]), out=out[here, word])
+    return out.view(f"S{8 * words}").ravel()
+
+
+def _distinct(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes in order of first appearance, and the distinct values, of fields or ids."""
+    if texts.dtype == object:
+        codes, uniques = pd.factorize(texts)
+        return codes, np.asarray(uniques, dtype=object)
+    words = texts.view(np.uint64).reshape(texts.size, -1)  # equality needs no byte order
+    changes = np.flatnonzero((words[1:] != words[:-1]).any(axis=1)) + 1
+    if changes.size < texts.size // 8:  # runs of equal values (a run's query ids): one each
+        heads = np.concatenate(([0], changes))
+        codes, uniques = _distinct(texts[heads])
+        return np.repeat(codes, np.diff(heads, append=texts.size)), uniques
+    codes, _ = pd.factorize(words[:, 0])
+    for word in range(1, words.shape[1]):
+        more, seen = pd.factorize(words[:, word])
+        codes, _ = pd.factorize(codes * len(seen) + more)
+    running = np.maximum.accumulate(codes)
+    first = np.flatnonzero(np.concatenate(([True], codes[1:] > running[:-1])))
+    return codes, texts[first]
+
+
+def _labels(texts: np.ndarray) -> pd.Categorical[Any]:
+    """Identifier fields as a categorical of str, its categories sorted as trec_eval sorts."""
+    codes, uniques = _distinct(texts)
+    order = np.argsort(uniques, kind="stable")  # bytes order is strcmp's and code-point order
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    categories = pd.Index([item.decode() for item in uniques[order].tolist()])
+    return pd.Categorical.from_codes(rank[codes], dtype=pd.CategoricalDtype(categories))
