@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[1] / "notebooks"
+ROOT = Path(__file__).parents[2] / "notebooks"
 ENGLISH = sorted(ROOT.glob("*.ipynb"))
 CHINESE = sorted((ROOT / "zh").glob("*.ipynb"))
 LANGUAGE_CELL = {

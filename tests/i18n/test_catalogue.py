@@ -17,7 +17,7 @@ import pytest
 from mapteach.explain.glossary import GLOSSARY
 from mapteach.i18n import LOCALE_DIR, language, tr
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 _spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
 assert _spec and _spec.loader
 tool = importlib.util.module_from_spec(_spec)

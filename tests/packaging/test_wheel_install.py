@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NO_NETWORK = re.compile(
     r"NewConnectionError|Failed to establish a new connection|Temporary failure in name "
     r"resolution|Network is unreachable|Name or service not known|No matching distribution "

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tools" / "setup.py"
 #: A venv name that does not exist, so a dry run shows every set-up step.
 NEW_VENV = ".venv-that-does-not-exist"

@@ -34,7 +34,7 @@ from mapteach.judging.guideline import (
 )
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
-DATA = Path(__file__).parents[1] / "mapteach" / "judging" / "data"
+DATA = Path(__file__).parents[2] / "mapteach" / "judging" / "data"
 QUERY_B = [1, 0, 1, 0, 0, 0, 0, 0]  # article 003's query B, R = 3
 
 

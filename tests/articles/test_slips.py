@@ -27,8 +27,8 @@ from mapteach.analysis.reporting import (
 )
 from mapteach.articles.slips import SLIPS, Slip, get_slip, head_blind_spot_pair, slips_table
 
-SEEDS = Path(__file__).parents[2] / "shared" / "seeds"
-NOTEBOOKS = Path(__file__).parents[1] / "notebooks"
+SEEDS = Path(__file__).parents[3] / "shared" / "seeds"
+NOTEBOOKS = Path(__file__).parents[2] / "notebooks"
 
 
 def _seed_texts() -> dict[str, str]:

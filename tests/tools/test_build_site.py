@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 NOTEBOOK_NAME = re.compile(r"^\d\d_[A-Za-z0-9_]+\.ipynb$")
 EDITIONS = {"en": NOTEBOOKS, "zh": NOTEBOOKS / "zh"}

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 import mapteach
 from mapteach.classroom import identity
-from mapteach.classroom import progress_log as store
 from mapteach.classroom.identity import learner
 from mapteach.classroom.progress_log import (
     FIELDS,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").rglob("*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).parents[2] / "notebooks").rglob("*.ipynb"))
 
 #: (notebook stem, exact text) -> why the number may be typed.
 ALLOWED: dict[tuple[str, str], str] = {

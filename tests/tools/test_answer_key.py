@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 _spec = importlib.util.spec_from_file_location("answer_key", ROOT / "tools" / "answer_key.py")
 assert _spec and _spec.loader
 answer_key = importlib.util.module_from_spec(_spec)

@@ -18,7 +18,7 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").rglob("*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).parents[2] / "notebooks").rglob("*.ipynb"))
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
 

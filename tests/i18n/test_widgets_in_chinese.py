@@ -22,7 +22,7 @@ from mapteach.explain.trace_display import show_trace, trace_html
 from mapteach.i18n import get_language, language, tr, widget_language
 from mapteach.judging.judging_board import GradeError, JudgingBoard
 
-PACKAGE = Path(__file__).resolve().parents[1] / "mapteach"
+PACKAGE = Path(__file__).resolve().parents[2] / "mapteach"
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 

@@ -28,9 +28,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from mapteach.i18n import LOCALE_DIR
-from tests.test_zh_edition import cjk_share, english_left
+from tests.notebooks.test_zh_edition import cjk_share, english_left
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 GUIDES = {"en": ROOT / "instructor" / "README.md", "zh": ROOT / "instructor" / "README.zh.md"}
 NOTEBOOKS = {"en": ROOT / "notebooks", "zh": ROOT / "notebooks" / "zh"}
 
