@@ -2,6 +2,7 @@
 #   make lab    create .venv (first time), install requirements.txt, open JupyterLab
 #   make lab-zh 打开中文版 (the Chinese edition, notebooks/zh/)
 #   make test   create/update .venv with the test extras and run every test
+#   make test-fast  the quick tests only (no notebooks, browser, wheel or builds)
 # Every target that sets up or runs something calls tools/setup.py, the one home of the
 # set-up logic; without make (Windows: py -3 tools\setup.py lab) it does the same.
 SHELL := /bin/bash
@@ -14,7 +15,7 @@ SETUP = $(PYTHON) tools/setup.py --venv $(VENV) $(if $(PORT),--port $(PORT))
 # LANG_EDITION=zh: the Chinese edition of the app and of the answer key
 LANG_FLAG = $(if $(LANG_EDITION),--lang $(LANG_EDITION))
 
-.PHONY: help lab lab-zh app app-zh test lint notebooks catalogue site answer-key \
+.PHONY: help lab lab-zh app app-zh test test-fast lint notebooks catalogue site answer-key \
 	reset-notebooks clean
 .DEFAULT_GOAL := help
 
@@ -24,6 +25,8 @@ help:
 	@echo "make app        the playground and its exercises as a classroom app, no code (Voila)"
 	@echo "                (make app-zh, or make app LANG_EDITION=zh: the Chinese edition)"
 	@echo "make test       run every test: lint, unit, property, doctest, notebooks, browser"
+	@echo "make test-fast  the quick tests, in minutes: unit, doctest, property (20 examples);"
+	@echo "                no lint, notebooks, browser, wheel, site or answer key"
 	@echo "make notebooks  re-execute every notebook (both editions) in place, storing outputs"
 	@echo "make reset-notebooks  restore notebooks/ to its committed version (asks; YES=1 does not)"
 	@echo "make catalogue  check the message catalogue and compile it (.po -> .mo)"
@@ -49,6 +52,11 @@ lint:
 # lint first, then pytest: unit, property, doctest, nbval over notebooks/, browser
 test:
 	@$(SETUP) test
+
+# unit, doctest and property (hypothesis profile fast); no lint, nbval, browser, wheel,
+# nor the modules marked slow (site, answer key, nbconvert)
+test-fast:
+	@$(SETUP) test-fast
 
 notebooks:
 	@$(SETUP) notebooks

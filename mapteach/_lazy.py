@@ -9,7 +9,7 @@ Standard library only.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -26,3 +26,23 @@ def load(package: str, exports: Mapping[str, str], name: str) -> Any:
     if name not in exports:
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f"{package}.{exports[name]}"), name)
+
+
+def public_path(
+    package: str, exports: Mapping[str, str]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]], list[str]]:
+    """A package's ``__getattr__``, ``__dir__`` and ``__all__`` for ``exports``.
+
+    >>> getattr_, dir_, all_ = public_path("mapteach.explain", {"trace_ap": "ap_trace"})
+    >>> getattr_("trace_ap").__name__, dir_(), all_
+    ('trace_ap', ['trace_ap'], ['trace_ap'])
+    """
+    names = sorted(exports)
+
+    def __getattr__(name: str) -> Any:  # noqa: N807 (the module hook's own name)
+        return load(package, exports, name)
+
+    def __dir__() -> list[str]:  # noqa: N807
+        return list(names)
+
+    return __getattr__, __dir__, names

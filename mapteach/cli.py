@@ -11,15 +11,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from mapteach.i18n import LANGUAGES, get_language, language, tr
-from mapteach.metrics.names import DEFAULT_MEASURES, FAMILIES
+from mapteach.metrics.names import DEFAULT_MEASURES
 from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
+from mapteach.metrics.registry import measure_help_lines
 
 __all__ = ["main"]
 
 
 def _measures_help() -> str:
+    """One line per declared measure, under a heading."""
     return tr("measures (add @k for a cutoff, e.g. AP@10, P@5, nDCG@10):") + "".join(
-        f"\n  {name:<10} {tr(family.description)}" for name, family in FAMILIES.items()
+        f"\n  {line}" for line in measure_help_lines()
     )
 
 
@@ -79,6 +81,12 @@ def _add_evaluate(commands: Any) -> None:
         "-q", "--per-query", action="store_true", help=tr("print every query, not only the mean")
     )
     run.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _add_conventions(run)
+    _add_cuts(run)
+
+
+def _add_conventions(run: argparse.ArgumentParser) -> None:
+    """The convention switches of ``evaluate``: ties, R = 0, missing queries, the mean."""
     run.add_argument(
         "--ties",
         choices=TIES,
@@ -97,6 +105,19 @@ def _add_evaluate(commands: Any) -> None:
         default="ignore",
         help=tr("judged queries absent from the run: ignore (trec_eval) or zero (-c)"),
     )
+    run.add_argument(
+        "--aggregate",
+        choices=AGGREGATES,
+        default="mean",
+        help=tr(
+            "the all-queries line: mean, or gm, the geometric mean with each value floored at "
+            "1e-5 (trec_eval gm_map for map); counts are summed, GMAP is always gm"
+        ),
+    )
+
+
+def _add_cuts(run: argparse.ArgumentParser) -> None:
+    """trec_eval's -l, -M and -J: what counts as relevant, and which results are scored."""
     run.add_argument(
         "-l",
         "--relevance-threshold",
@@ -118,15 +139,6 @@ def _add_evaluate(commands: Any) -> None:
         "--judged-only",
         action="store_true",
         help=tr("drop unjudged documents (and negative grades) from each ranking (trec_eval -J)"),
-    )
-    run.add_argument(
-        "--aggregate",
-        choices=AGGREGATES,
-        default="mean",
-        help=tr(
-            "the all-queries line: mean, or gm, the geometric mean with each value floored at "
-            "1e-5 (trec_eval gm_map for map); counts are summed, GMAP is always gm"
-        ),
     )
 
 

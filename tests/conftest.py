@@ -1,4 +1,10 @@
-"""Shared test set-up: hypothesis profiles, and no test writes a learner's real progress."""
+"""Shared test set-up: hypothesis profiles, and no test writes a learner's real progress.
+
+``MAPTEACH_HYPOTHESIS`` names the hypothesis profile: ``dev`` (the default: 200 examples
+per property, random, unless Hypothesis itself sees a CI service and fixes them), ``ci``
+(300, derandomized: ``.ci/run`` sets it) or ``fast`` (20, derandomized: ``make test-fast``
+sets it). ``CI`` alone chooses nothing here.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +14,21 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "ci",
-    derandomize=True,
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile("dev", max_examples=200, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+PROFILES = {
+    "ci": {"derandomize": True, "max_examples": 300, **UNTIMED},
+    "dev": {"max_examples": 200, "deadline": None},
+    "fast": {"derandomize": True, "max_examples": 20, **UNTIMED},
+}
+for name, options in PROFILES.items():
+    settings.register_profile(name, **options)
+_profile = os.environ.get("MAPTEACH_HYPOTHESIS", "").strip() or "dev"
+if _profile not in PROFILES:
+    raise ValueError(
+        f"MAPTEACH_HYPOTHESIS={_profile!r} is not a hypothesis profile here; "
+        f"use one of {', '.join(PROFILES)}"
+    )
+settings.load_profile(_profile)
 
 # Exercises checked during the tests (doctests, kernels nbval starts, the browser's
 # JupyterLab) record into a throwaway file, never into ~/.mapteach/progress.jsonl.

@@ -13,6 +13,8 @@ from scipy import stats
 from mapteach.analysis.compare import compare_runs
 from mapteach.analysis.paired_tests import paired_randomization_test
 from mapteach.analysis.plots import plot_deltas
+from mapteach.cli import main
+from mapteach.metrics import REGISTRY
 
 QRELS = "q1 0 a 1\nq1 0 c 1\nq1 0 m 1\nq2 0 x 2\n"
 RUN = "q1 Q0 a 1 3 s\nq1 Q0 b 2 2 s\nq1 Q0 c 3 1 s\nq2 Q0 x 1 1 s\nq9 Q0 x 1 1 s\n"
@@ -111,6 +113,21 @@ def test_help_explains_each_measure():
         assert f"  {family} " in text
 
 
+def test_help_lists_one_line_per_declared_measure_generated_from_its_declaration(capsys):
+    with pytest.raises(SystemExit):
+        main(["--lang", "en", "evaluate", "--help"])
+    text = capsys.readouterr().out
+    lines = text[text.index("measures (add @k") :].splitlines()[1:]  # the epilog, after its heading
+    first_words = [line.split()[0] for line in lines]
+    for name, declaration in REGISTRY.items():
+        assert first_words.count(name) == 1, name
+        line = lines[first_words.index(name)]
+        assert declaration.description in line
+        assert all(alias in line for alias in declaration.aliases)
+        assert all(form in line for form in declaration.trec_eval_forms())
+    assert "  map_cut.k" not in "\n".join(lines)  # trec_eval's names are not measures of their own
+
+
 def test_randomization_test_exact_and_sampled():
     assert paired_randomization_test(np.array([0.1, 0.2, 0.3])) == 0.25
     assert paired_randomization_test(np.zeros(5)) == 1.0
@@ -133,7 +150,7 @@ def test_compare_runs_per_query_and_summary():
     )
     assert result.per_query.loc["q5", "B"] == 0.0
     summary = result.summary
-    assert summary["B better"] == 5 and summary["B worse"] == 1 and summary["queries"] == 6
+    assert summary["b_better"] == 5 and summary["b_worse"] == 1 and summary["queries"] == 6
     assert result.improved(2).index.tolist() == ["q0", "q1"]
     assert result.declined().index.tolist() == ["q5"]
     assert result.p_ttest == pytest.approx(

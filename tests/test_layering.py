@@ -36,6 +36,7 @@ GRAPH: dict[str, set[str]] = {
     "i18n": set(),
     "_lazy": set(),
     "sources": set(),
+    "log": set(),
     "fonts": set(),
     "metrics": set(),
     "plots": {"fonts"},
@@ -46,8 +47,8 @@ GRAPH: dict[str, set[str]] = {
     "exercises.misconceptions": {"metrics", "exercises.answers"},
     "articles": {"metrics", "explain", "exercises.misconceptions"},
     "board": {"metrics", "explain", "articles", "plots", "fonts"},
-    "judging": {"metrics", "explain"},
-    "classroom": {"judging.judgments"},
+    "judging": {"metrics", "explain", "log"},
+    "classroom": {"log"},
     "exercises": {"metrics", "runs", "analysis", "explain", "articles", "board", "classroom"},
 }
 #: Third-party packages each part must not import, beyond the display rule.

@@ -10,8 +10,9 @@
     python tools/i18n.py check              exit 1 on a missing, unused, empty or mismatched entry
 
 Messages come from every ``tr(...)``/``N_(...)`` call in the package and in the English
-notebooks' code cells (Babel's Python extractor), and from the JSON data files' keys that
-``mapteach.judging.guideline.TRANSLATED_KEYS`` names.
+notebooks' code cells (Babel's Python extractor), and from the values of the JSON data
+files (``mapteach/*/data/*.json``) under the keys that ``mapteach.judging.guideline`` and
+``mapteach.articles.loader`` name in their ``TRANSLATED_KEYS``.
 """
 
 from __future__ import annotations
@@ -57,10 +58,14 @@ def _json_strings(value: object, keys: frozenset[str], under: str | None = None)
 
 
 def _translated_keys() -> frozenset[str]:
+    """The keys whose values are messages, in any package's data files: the union of the
+    ``TRANSLATED_KEYS`` of the packages that ship data (the judging guideline's, the
+    articles' loader's)."""
     sys.path.insert(0, str(ROOT))
-    from mapteach.judging.guideline import TRANSLATED_KEYS
+    from mapteach.articles.loader import TRANSLATED_KEYS as ARTICLE_KEYS
+    from mapteach.judging.guideline import TRANSLATED_KEYS as JUDGING_KEYS
 
-    return frozenset(TRANSLATED_KEYS)
+    return frozenset(ARTICLE_KEYS | JUDGING_KEYS)
 
 
 def messages() -> dict[str, list[str]]:

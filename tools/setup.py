@@ -10,6 +10,9 @@ Sub-commands (each ``make`` target of the same name calls this script):
     app               the playground as a classroom app, no code shown (Voila)
     app-zh            the Chinese playground as an app
     test [PYTEST...]  lint (ruff, mypy), then every test (pytest, extra arguments passed on)
+    test-fast [PYTEST...]
+                      the quick tests, in a few minutes: unit, doctest and property (20
+                      examples each); no lint, notebooks, browser, wheel, site or answer key
     lint              ruff and mypy only
     notebooks [NB..]  re-execute every notebook of both editions (or the ones named) in place
     site              build the static HTML site in build/site/ (tools/build_site.py)
@@ -18,9 +21,9 @@ Sub-commands (each ``make`` target of the same name calls this script):
     install           set up .venv only (--test: with the test extras)
 
 Set-up, before the command: create ``.venv`` with ``venv`` and upgrade pip the first time;
-install requirements.txt and mapteach (editable), plus requirements-test.txt for test, lint
-and site, only when those files changed since the last install (a stamp file in
-.venv holds their SHA-256). ``--dry-run`` prints every command and runs none.
+install requirements.txt and mapteach (editable), plus requirements-test.txt for test,
+test-fast, lint and site, only when those files changed since the last install (a stamp
+file in .venv holds their SHA-256). ``--dry-run`` prints every command and runs none.
 
 Standard library only, Python 3.10 or newer, Windows (``.venv\\Scripts\\python.exe``) and
 POSIX (``.venv/bin/python``); no shell is involved.
@@ -55,6 +58,12 @@ NBEXEC = (
     "--ClearMetadataPreprocessor.preserve_nb_metadata_mask=kernelspec",
     "--ClearMetadataPreprocessor.preserve_nb_metadata_mask=language_info",
 )
+#: What test-fast runs: README.md, mapteach and tests, but not notebooks/ (so nbval finds no
+#: notebook), tests/browser, tests/packaging, or the modules marked slow (site, answer key,
+#: nbconvert); its hypothesis profile (tests/conftest.py) runs 20 examples a property.
+FAST_PATHS = ("README.md", "mapteach", "tests")
+FAST_IGNORED = ("tests/browser", "tests/packaging")
+FAST_ENV = {"MAPTEACH_HYPOTHESIS": "fast"}
 QUESTION = (
     "Restore every notebook to its committed version? "
     "Your changes to notebooks/ will be lost. [y/N] "
@@ -176,6 +185,13 @@ class Setup:
         print(">> pytest: unit, property, doctest, nbval over notebooks/, browser", flush=True)
         self.run([self.python, "-m", "pytest", *pytest_args])
 
+    def test_fast(self, pytest_args: Sequence[str]) -> None:
+        self.install(test=True)
+        print(">> pytest, fast: unit, doctest, property at 20 examples; no notebooks", flush=True)
+        ignored = [f"--ignore={self.path(folder)}" for folder in FAST_IGNORED]
+        command = [self.python, "-m", "pytest", "-m", "not slow", *ignored, *FAST_PATHS]
+        self.run([*command, *pytest_args], FAST_ENV)
+
     def notebooks(self, names: Sequence[str]) -> None:
         self.install()
         if not names:
@@ -228,6 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("app", help="the playground as a classroom app (Voila)")
     commands.add_parser("app-zh", help="the Chinese playground as an app")
     commands.add_parser("test", help="lint, then every test (extra arguments go to pytest)")
+    commands.add_parser("test-fast", help="the quick tests: no notebooks, browser or builds")
     commands.add_parser("lint", help="ruff and mypy")
     notebooks = commands.add_parser("notebooks", help="re-execute notebooks in place")
     notebooks.add_argument("names", nargs="*", help="notebooks (default: every one, both editions)")
@@ -250,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             reconfigure(errors="replace")
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command != "test":
+    if extra and args.command not in {"test", "test-fast"}:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     os.chdir(ROOT)
     setup = Setup(venv=args.venv, windows=args.platform == "windows", dry_run=args.dry_run)
@@ -262,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             setup.app(args.port, zh=command == "app-zh")
         elif command == "test":
             setup.test(extra)
+        elif command == "test-fast":
+            setup.test_fast(extra)
         elif command == "lint":
             setup.lint()
         elif command == "notebooks":

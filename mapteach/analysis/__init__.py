@@ -4,18 +4,22 @@ bias, conventions and live peers, averaged curves, and honest reporting.
 Every public name of the package, imported on first use from the module that defines it.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
-from mapteach._lazy import load
+from mapteach._lazy import public_path
 
 #: Each public name and the module of this package that defines it.
 EXPORTS = {
     "CHECKLIST": "conventions",
+    "COMPARISON_HEADERS": "paired_tests",
+    "CONVENTION_HEADERS": "conventions",
     "CORRECTIONS": "paired_tests",
+    "ComparisonSummary": "paired_tests",
+    "ComparisonTable": "paired_tests",
+    "ConventionSeries": "conventions",
     "ConventionSwitches": "convention_widgets",
+    "ConventionTable": "conventions",
     "Effect": "reporting",
+    "POOL_HEADERS": "pooling",
+    "PoolTable": "pooling",
     "REPORT_HEADERS": "reporting",
     "ReportTable": "reporting",
     "RunComparison": "compare",
@@ -42,12 +46,4 @@ EXPORTS = {
     "run_from_scores": "pooling",
     "sklearn_average_modes": "conventions",
 }
-__all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    return load(__name__, EXPORTS, name)
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__, __all__ = public_path(__name__, EXPORTS)

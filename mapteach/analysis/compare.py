@@ -15,15 +15,17 @@ from scipy import stats
 from mapteach.analysis.paired_tests import (
     CORRECTIONS,
     TESTS,
-    _bootstrap_interval,
-    _corrected,
-    _paired_t_test,
-    _sign_test,
-    _wilcoxon,
+    ComparisonSummary,
+    ComparisonTable,
+    bootstrap_interval,
+    corrected_p_values,
     paired_randomization_test,
+    paired_t_test,
+    sign_test,
+    wilcoxon_test,
 )
-from mapteach.metrics._validation import check_choice
 from mapteach.metrics.options import MISSING, Missing
+from mapteach.metrics.validation import check_choice
 from mapteach.runs.evaluation import evaluate
 from mapteach.runs.frames import as_qrels, as_run
 
@@ -44,6 +46,7 @@ class RunComparison:
     Every statistic is computed on the deltas B - A: the four p-values (NaN where a
     test is undefined, with the reason in ``notes``) and the percentile-bootstrap
     interval ``ci_low`` to ``ci_high`` of the mean delta, at level ``confidence``.
+    :attr:`summary` holds them all, keyed for code; :meth:`display` shows it to people.
     """
 
     measure: str
@@ -59,20 +62,37 @@ class RunComparison:
     notes: tuple[str, ...] = ()
 
     @property
-    def summary(self) -> pd.Series:
-        """Means, the mean delta and its interval, wins / losses / ties of B, the p-values."""
+    def summary(self) -> ComparisonSummary:
+        """The comparison in numbers, keyed for code; :meth:`display` shows it to people.
+
+        Returns
+        -------
+        ComparisonSummary
+            A pandas Series (``attrs``: ``measure``, ``confidence``) with these keys:
+
+            - ``mean_a``, ``mean_b``: the mean score (MAP for AP) of A and of B;
+            - ``mean_delta``: the mean of the per-query deltas B - A;
+            - ``sd_delta``: their standard deviation (``ddof=1``; NaN for one query);
+            - ``ci_low``, ``ci_high``: the percentile-bootstrap interval of the mean delta;
+            - ``queries``: the number of queries compared;
+            - ``b_better``, ``b_worse``, ``same``: the queries where B scores higher,
+              lower, the same;
+            - ``p_randomization``, ``p_ttest``, ``p_wilcoxon``, ``p_sign``: the p-values
+              of the paired randomization test, t-test, Wilcoxon signed-rank test and
+              sign test (the values of :data:`TESTS`).
+        """
         delta = self.per_query["delta"]
-        return pd.Series(
+        summary = ComparisonSummary(
             {
-                f"mean {self.measure} A": self.per_query["A"].mean(),
-                f"mean {self.measure} B": self.per_query["B"].mean(),
-                "mean delta (B - A)": delta.mean(),
-                "sd of deltas": delta.std(ddof=1) if len(delta) > 1 else np.nan,
-                "CI low (bootstrap)": self.ci_low,
-                "CI high (bootstrap)": self.ci_high,
+                "mean_a": self.per_query["A"].mean(),
+                "mean_b": self.per_query["B"].mean(),
+                "mean_delta": delta.mean(),
+                "sd_delta": delta.std(ddof=1) if len(delta) > 1 else np.nan,
+                "ci_low": self.ci_low,
+                "ci_high": self.ci_high,
                 "queries": len(delta),
-                "B better": int((delta > 0).sum()),
-                "B worse": int((delta < 0).sum()),
+                "b_better": int((delta > 0).sum()),
+                "b_worse": int((delta < 0).sum()),
                 "same": int((delta == 0).sum()),
                 TESTS["randomization"]: self.p_randomization,
                 TESTS["t-test"]: self.p_ttest,
@@ -80,9 +100,22 @@ class RunComparison:
                 TESTS["sign"]: self.p_sign,
             }
         )
+        summary.attrs.update(measure=self.measure, confidence=self.confidence)
+        return summary
+
+    def display(self, *, lang: str | None = None, digits: int | None = 4) -> pd.Series:
+        """The summary's display form: headers in the current language (or ``lang``),
+        floats rounded to ``digits``; the values of :attr:`summary`.
+
+        >>> from mapteach.analysis import compare_scores
+        >>> shown = compare_scores([0.2, 0.4], [0.3, 0.6]).display(lang="zh")
+        >>> shown.index[2], float(shown.iloc[2])
+        ('平均差值（B - A）', 0.15)
+        """
+        return self.summary.display(lang=lang, digits=digits)
 
     def __str__(self) -> str:
-        lines = [f"{key}: {value:.4g}" for key, value in self.summary.items()]
+        lines = [f"{key}: {value:.4g}" for key, value in self.display(digits=None).items()]
         return "\n".join([*lines, *self.notes])
 
     def improved(self, n: int = 5) -> pd.DataFrame:
@@ -145,7 +178,7 @@ def compare_scores(
     --------
     >>> from mapteach.analysis import compare_scores
     >>> result = compare_scores([0.2, 0.4, 0.5, 0.3], [0.3, 0.6, 0.5, 0.4])
-    >>> keys = ["mean delta (B - A)", "B better", "same", "p (sign test)"]
+    >>> keys = ["mean_delta", "b_better", "same", "p_sign"]
     >>> result.summary[keys].round(4).tolist()
     [0.1, 3.0, 1.0, 0.25]
     >>> round(result.ci_low, 4), round(result.ci_high, 4)  # 95% percentile bootstrap
@@ -157,10 +190,10 @@ def compare_scores(
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1; got {confidence}.")
     deltas = per_query["delta"].to_numpy()
-    p_ttest, t_notes = _paired_t_test(per_query["B"].to_numpy(), per_query["A"].to_numpy())
-    p_wilcoxon, w_notes = _wilcoxon(deltas)
-    p_sign, s_notes = _sign_test(deltas)
-    (ci_low, ci_high), b_notes = _bootstrap_interval(
+    p_ttest, t_notes = paired_t_test(per_query["B"].to_numpy(), per_query["A"].to_numpy())
+    p_wilcoxon, w_notes = wilcoxon_test(deltas)
+    p_sign, s_notes = sign_test(deltas)
+    (ci_low, ci_high), b_notes = bootstrap_interval(
         deltas, confidence=confidence, n_resamples=n_resamples, seed=seed
     )
     return RunComparison(
@@ -213,7 +246,8 @@ def compare_runs(
     Returns
     -------
     RunComparison
-        ``per_query`` (columns ``A``, ``B``, ``delta``), ``summary``,
+        ``per_query`` (columns ``A``, ``B``, ``delta``), ``summary`` (its keys are
+        listed in :attr:`RunComparison.summary`; ``display()`` shows it),
         ``improved()``, ``declined()``, the p-values of four paired tests and a
         bootstrap interval of the mean delta, as :func:`compare_scores`. Where a
         test is undefined (fewer than 2 queries, deltas with no spread) its
@@ -255,7 +289,7 @@ def compare_systems(
     test: str = "randomization",
     alpha: float = 0.05,
     **settings: Any,
-) -> pd.DataFrame:
+) -> ComparisonTable:
     """Compare every system of a per-query table with a baseline, correcting for their number.
 
     Each system is system B of a :func:`compare_scores` against the baseline
@@ -286,10 +320,15 @@ def compare_systems(
 
     Returns
     -------
-    pandas.DataFrame
-        One row per system but the baseline (index ``system``): the keys of
-        :attr:`RunComparison.summary` (A is the baseline, B the system), then
-        ``p adjusted`` and ``significant`` (adjusted p <= ``alpha``).
+    ComparisonTable
+        A DataFrame keyed for code; ``.display()`` shows it to people. One row per
+        system but the baseline, index ``system`` (the systems' names). Columns:
+
+        - the keys of :attr:`RunComparison.summary` (``mean_a`` ... ``p_sign``),
+          with A the baseline and B the row's system;
+        - ``p_adjusted``: the p-value of ``test`` adjusted by ``correction``;
+        - ``significant``: whether ``p_adjusted`` <= ``alpha``.
+
         ``attrs`` holds ``baseline``, ``test``, ``correction`` and ``alpha``.
 
     Raises
@@ -304,11 +343,11 @@ def compare_systems(
     >>> from mapteach.analysis import compare_systems
     >>> table = pd.DataFrame({"base": [0.2, 0.4, 0.5, 0.3], "x": [0.3, 0.6, 0.6, 0.4],
     ...                       "y": [0.1, 0.5, 0.4, 0.3]})
-    >>> compare_systems(table, baseline="base")[["p (randomization)", "p adjusted"]]
-            p (randomization)  p adjusted
+    >>> compare_systems(table, baseline="base")[["p_randomization", "p_adjusted"]]
+            p_randomization  p_adjusted
     system
-    x                   0.125        0.25
-    y                   1.000        1.00
+    x                 0.125        0.25
+    y                 1.000        1.00
     """
     _check_many(correction, test)
     if baseline not in per_query.columns:
@@ -327,7 +366,9 @@ def compare_systems(
         ).summary
         for name in others
     }
-    return _corrected(rows, baseline=baseline, test=test, correction=correction, alpha=alpha)
+    return corrected_p_values(
+        rows, baseline=baseline, test=test, correction=correction, alpha=alpha
+    )
 
 
 def compare_many(
@@ -345,7 +386,7 @@ def compare_many(
     confidence: float = 0.95,
     seed: int = 0,
     **options: Any,
-) -> pd.DataFrame:
+) -> ComparisonTable:
     """Compare several runs with a baseline run on the same qrels, p-values adjusted.
 
     Each run is evaluated once; each pair (baseline, run) keeps the queries
@@ -368,8 +409,10 @@ def compare_many(
 
     Returns
     -------
-    pandas.DataFrame
-        As :func:`compare_systems`.
+    ComparisonTable
+        As :func:`compare_systems`: one row per run but the baseline (index
+        ``system``), columns the keys of :attr:`RunComparison.summary`, then
+        ``p_adjusted`` and ``significant``.
 
     Examples
     --------
@@ -380,7 +423,7 @@ def compare_many(
     ...     "better": {q: {"a": 2.0, "x": 1.0} for q in qrels},  # AP 1
     ... }
     >>> table = compare_many(qrels, runs, baseline="base", test="sign")
-    >>> table.loc["better", ["mean delta (B - A)", "p (sign test)", "p adjusted"]].tolist()
+    >>> table.loc["better", ["mean_delta", "p_sign", "p_adjusted"]].tolist()
     [0.5, 0.25, 0.25]
     """
     check_choice(missing, MISSING, name="missing")
@@ -410,7 +453,9 @@ def compare_many(
         ).summary
     if not rows:
         raise ValueError("runs holds only the baseline; give at least one other run.")
-    return _corrected(rows, baseline=baseline, test=test, correction=correction, alpha=alpha)
+    return corrected_p_values(
+        rows, baseline=baseline, test=test, correction=correction, alpha=alpha
+    )
 
 
 def _paired_frame(a: ArrayLike, b: ArrayLike) -> pd.DataFrame:

@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import check_choice
+from mapteach.explain.display import ShownSeries, ShownTable
+from mapteach.i18n import N_
 from mapteach.metrics.options import (
     DENOMINATORS,
     MISSING,
@@ -30,12 +31,16 @@ from mapteach.metrics.options import (
     NoRelevant,
     Ties,
 )
+from mapteach.metrics.validation import check_choice
 from mapteach.runs.evaluation import evaluate
 from mapteach.runs.frames import as_qrels, as_run
 
 __all__ = [
     "CHECKLIST",
+    "CONVENTION_HEADERS",
     "SETTINGS",
+    "ConventionSeries",
+    "ConventionTable",
     "audit_setups",
     "compare_conventions",
     "sklearn_average_modes",
@@ -55,55 +60,117 @@ def _setting(switches: _Switches, explains: str) -> tuple[Mapping[str, Any], str
     return MappingProxyType(dict(switches)), explains
 
 
-#: Named settings of evaluate(), read-only; the first is trec_eval's behaviour.
+#: Named settings of evaluate(), read-only, by key: (options, what they do, an English
+#: message); the first is trec_eval's behaviour. CONVENTION_HEADERS names each one.
 SETTINGS: Mapping[str, tuple[Mapping[str, Any], str]] = MappingProxyType(
     {
-        "trec_eval (default)": _setting(
-            {}, "denominator R; ties by docno descending; empty query 0; missing query ignored"
+        "trec_eval_default": _setting(
+            {}, N_("denominator R; ties by docno descending; empty query 0; missing query ignored")
         ),
-        "ties: input order": _setting(
+        "ties_input": _setting(
             {"ties": "input"},
-            "a stable sort keeps tied documents in input order (article 003's advice; ranx)",
+            N_("a stable sort keeps tied documents in input order (article 003's advice; ranx)"),
         ),
-        "ties: optimistic": _setting(
-            {"ties": "optimistic"}, "relevant documents first within a tie: an upper bound"
+        "ties_optimistic": _setting(
+            {"ties": "optimistic"}, N_("relevant documents first within a tie: an upper bound")
         ),
-        "ties: pessimistic": _setting(
-            {"ties": "pessimistic"}, "relevant documents last within a tie: a lower bound"
+        "ties_pessimistic": _setting(
+            {"ties": "pessimistic"}, N_("relevant documents last within a tie: a lower bound")
         ),
-        "ties: expected": _setting(
+        "ties_expected": _setting(
             {"ties": "expected"},
-            "mean over every order of each tie, exact (McSherry and Najork 2008)",
+            N_("mean over every order of each tie, exact (McSherry and Najork 2008)"),
         ),
-        "denominator: retrieved hits": _setting(
+        "denominator_retrieved": _setting(
             {"denominator": "retrieved"},
-            "divide by the relevant documents retrieved, as sklearn and torchmetrics can only do",
+            N_(
+                "divide by the relevant documents retrieved, as sklearn and torchmetrics can "
+                "only do"
+            ),
         ),
-        "empty queries skipped": _setting(
+        "empty_skipped": _setting(
             {"no_relevant": "skip"},
-            "queries with R = 0 left out of the mean (article 003; torchmetrics skip)",
+            N_("queries with R = 0 left out of the mean (article 003; torchmetrics skip)"),
         ),
-        "empty queries score 1": _setting(
-            {"no_relevant": "one"}, "queries with R = 0 score AP 1 (ml_metrics mapk)"
+        "empty_one": _setting(
+            {"no_relevant": "one"}, N_("queries with R = 0 score AP 1 (ml_metrics mapk)")
         ),
-        "missing queries score 0": _setting(
+        "missing_zero": _setting(
             {"missing": "zero"},
-            "judged queries absent from the run count 0 (trec_eval -c; ir_measures)",
+            N_("judged queries absent from the run count 0 (trec_eval -c; ir_measures)"),
         ),
     }
 )
 
-#: Article 003 §4's checklist, read-only: the evaluate() option behind each item.
+#: Article 003 §4's checklist, read-only: the evaluate() option behind each item, and its
+#: question (an English message).
 CHECKLIST: Mapping[str, str] = MappingProxyType(
     {
-        "relevance_threshold": "which grade counts as relevant (binary vs graded labels)",
-        "ties": "how tied scores are ordered (stable sort?)",
-        "cutoff": "MAP@k or MAP over the whole list",
-        "denominator": "denominator R or r (retrieved relevant)",
-        "no_relevant": "queries with no relevant item: skip or 0",
-        "missing": "judged queries the run lacks: ignore or 0",
+        "relevance_threshold": N_("which grade counts as relevant (binary vs graded labels)"),
+        "ties": N_("how tied scores are ordered (stable sort?)"),
+        "cutoff": N_("MAP@k or MAP over the whole list"),
+        "denominator": N_("denominator R or r (retrieved relevant)"),
+        "no_relevant": N_("queries with no relevant item: skip or 0"),
+        "missing": N_("judged queries the run lacks: ignore or 0"),
     }
 )
+
+#: The header that shows each key of this module's tables: column keys, axis names,
+#: the settings (index of compare_conventions), sklearn's modes and audit_setups' start.
+CONVENTION_HEADERS: dict[str, str] = {
+    "setting": N_("setting"),
+    "trec_eval_default": N_("trec_eval (default)"),
+    "ties_input": N_("ties: input order"),
+    "ties_optimistic": N_("ties: optimistic"),
+    "ties_pessimistic": N_("ties: pessimistic"),
+    "ties_expected": N_("ties: expected"),
+    "denominator_retrieved": N_("denominator: retrieved hits"),
+    "empty_skipped": N_("empty queries skipped"),
+    "empty_one": N_("empty queries score 1"),
+    "missing_zero": N_("missing queries score 0"),
+    "sklearn_per_query": N_("sklearn average_precision_score, per query"),
+    "map": N_("MAP"),
+    "source": N_("source"),
+    "explains": N_("explains"),
+    "item": N_("item"),
+    "question": N_("question"),
+    "setup_a": N_("set-up A"),
+    "setup_b": N_("set-up B"),
+    "start": N_("(set-up A)"),
+    "average": N_("average"),
+    "average_precision": N_("average precision"),
+    "macro": N_("macro (default)"),
+    "map_over_rows": N_("MAP over rows (mapteach)"),
+}
+
+
+class ConventionTable(ShownTable):
+    """A conventions table: stable keys, shown with :data:`CONVENTION_HEADERS`.
+
+    A per-query column ``ap_<query>`` is shown as ``AP <query>``.
+    """
+
+    headers = CONVENTION_HEADERS
+    label_columns = frozenset({"item"})
+    text_columns = frozenset({"explains", "question"})
+
+    def header_map(self) -> Mapping[str, str]:
+        """:data:`CONVENTION_HEADERS` and each per-query column's ``AP <query>``."""
+        per_query = {
+            key: "AP " + key.removeprefix("ap_")
+            for key in self.columns
+            if isinstance(key, str) and key.startswith("ap_")
+        }
+        return {**self.headers, **per_query}
+
+
+class ConventionSeries(ShownSeries):
+    """:func:`sklearn_average_modes`' numbers: stable keys, shown with
+    :data:`CONVENTION_HEADERS`."""
+
+    headers = CONVENTION_HEADERS
+    frame = ConventionTable
+
 
 #: Where audit_setups starts: evaluate()'s defaults, which are trec_eval's behaviour.
 _DEFAULT_SETUP: Mapping[str, Any] = MappingProxyType(
@@ -122,8 +189,11 @@ _VOCABULARIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {"ties": TIES, "denominator": DENOMINATORS, "no_relevant": NO_RELEVANT, "missing": MISSING}
 )
 
-#: A peer library's row: its name, {query: AP} (None when not installed), and why it differs.
+#: A peer library's row: its key (its name: a row of compare_conventions), {query: AP}
+#: (None when not installed), and why it differs (an English message).
 _Peer = tuple[str, dict[str, float] | None, str]
+
+_NOT_INSTALLED = N_("not installed")
 
 
 def _dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict, dict]:
@@ -140,8 +210,8 @@ def _dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict, dict]:
 
 def _row(per_query: Mapping[Any, float], mean: float, source: str, explains: str) -> dict:
     return {
-        **{f"AP {q}": v for q, v in per_query.items()},
-        "MAP": mean,
+        **{f"ap_{q}": v for q, v in per_query.items()},
+        "map": mean,
         "source": source,
         "explains": explains,
     }
@@ -153,29 +223,33 @@ def _installed(module: str) -> bool:
 
 def _pytrec_eval(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     if not _installed("pytrec_eval"):
-        return "pytrec_eval", None, "not installed"
+        return "pytrec_eval", None, _NOT_INSTALLED
     import pytrec_eval
 
     result = pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranked)
     return (
         "pytrec_eval",
         {q: result[q]["map"] for q in result},
-        "trec_eval itself: R, docno-descending ties, missing queries ignored",
+        N_("trec_eval itself: R, docno-descending ties, missing queries ignored"),
     )
 
 
 def _ir_measures(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     if not _installed("ir_measures"):
-        return "ir_measures", None, "not installed"
+        return "ir_measures", None, _NOT_INSTALLED
     import ir_measures
 
     values = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], judged, ranked)}
-    return "ir_measures", values, "trec_eval's AP per query; its mean counts missing queries as 0"
+    return (
+        "ir_measures",
+        values,
+        N_("trec_eval's AP per query; its mean counts missing queries as 0"),
+    )
 
 
 def _ranx(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     if not _installed("ranx"):
-        return "ranx", None, "not installed"
+        return "ranx", None, _NOT_INSTALLED
     from ranx import Qrels, Run
     from ranx import evaluate as ranx_evaluate
 
@@ -186,14 +260,14 @@ def _ranx(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     return (
         "ranx",  # ranx returns scores in its own query order: align by its keys
         dict(zip(ranx_qrels.keys(), map(float, scores), strict=True)),
-        "R; tied documents keep input order",
+        N_("R; tied documents keep input order"),
     )
 
 
 def _sklearn(judged: dict, ranked: dict, common: list[str]) -> _Peer:
-    name = "sklearn average_precision_score, per query"
+    name = "sklearn_per_query"
     if not _installed("sklearn"):
-        return name, None, "not installed"
+        return name, None, _NOT_INSTALLED
     from sklearn.metrics import average_precision_score
 
     per_query = {}
@@ -210,13 +284,13 @@ def _sklearn(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     return (
         name,
         per_query,
-        "only the retrieved list: denominator r; a tied group shares one precision",
+        N_("only the retrieved list: denominator r; a tied group shares one precision"),
     )
 
 
 def _torchmetrics(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     if not _installed("torchmetrics"):
-        return "torchmetrics", None, "not installed"
+        return "torchmetrics", None, _NOT_INSTALLED
     import torch
     from torchmetrics.functional.retrieval import retrieval_average_precision
 
@@ -229,7 +303,7 @@ def _torchmetrics(judged: dict, ranked: dict, common: list[str]) -> _Peer:
         )
         for q in common
     }
-    return "torchmetrics", values, "only the retrieved list: denominator r"
+    return "torchmetrics", values, N_("only the retrieved list: denominator r")
 
 
 #: The peer libraries, in the order of compare_conventions' rows.
@@ -243,12 +317,12 @@ _PEERS: tuple[Callable[[dict, dict, list[str]], _Peer], ...] = (
 
 
 def _peers(judged: dict, ranked: dict, queries: list[str]) -> list[_Peer]:
-    """(name, {query: AP} or None when not installed, explanation) of every peer library."""
+    """(key, {query: AP} or None when not installed, explanation) of every peer library."""
     common = [q for q in queries if q in ranked]
     return [peer(judged, ranked, common) for peer in _PEERS]
 
 
-def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
+def compare_conventions(qrels: Any, run: Any) -> ConventionTable:
     """Score one run under every convention and by every installed peer library.
 
     Parameters
@@ -258,11 +332,21 @@ def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
 
     Returns
     -------
-    pandas.DataFrame
-        One row per convention setting (``source`` "mapteach") and per peer
-        library (run live; a library that is not installed has a row saying so
-        and no numbers): per-query AP columns ``AP <query>``, ``MAP``, and
-        ``explains``, the convention behind the number.
+    ConventionTable
+        A DataFrame keyed for code (``.display()`` shows it to people). One row per
+        convention setting (the keys of :data:`SETTINGS`: ``trec_eval_default``,
+        ``ties_input``, ``ties_optimistic``, ``ties_pessimistic``, ``ties_expected``,
+        ``denominator_retrieved``, ``empty_skipped``, ``empty_one``,
+        ``missing_zero``), then one per peer library, run live (``pytrec_eval``,
+        ``ir_measures``, ``ranx``, ``sklearn_per_query``, ``torchmetrics``; one that
+        is not installed has a row saying so and no numbers); the index is named
+        ``setting``. Columns:
+
+        - ``ap_<query>``: the AP of each judged query (its id as given);
+        - ``map``: their mean, as that setting or library averages;
+        - ``source``: who computed it (``mapteach`` or the library's name);
+        - ``explains``: the convention behind the number (an English message,
+          translated by ``display()``).
 
     Examples
     --------
@@ -270,8 +354,10 @@ def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
     >>> qrels = {"q1": {"a": 1, "b": 1, "c": 0, "d": 0}}
     >>> run = {"q1": dict.fromkeys("abcd", 1.0)}  # four tied documents
     >>> table = compare_conventions(qrels, run)
-    >>> table.loc[["trec_eval (default)", "ties: expected"], "MAP"].round(4).tolist()
+    >>> table.loc[["trec_eval_default", "ties_expected"], "map"].round(4).tolist()
     [0.4167, 0.6806]
+    >>> table.display(lang="zh").columns.tolist()
+    ['AP q1', 'MAP', '来源', '说明']
     """
     judged_frame, run_frame = as_qrels(qrels), as_run(run)
     judged, ranked = _dicts(judged_frame, run_frame)
@@ -286,17 +372,20 @@ def compare_conventions(qrels: Any, run: Any) -> pd.DataFrame:
         warnings.simplefilter("ignore")
         peers = _peers(judged, ranked, queries)
     for name, values, explains in peers:
+        source = name.removesuffix("_per_query")
         if values is None:
-            rows[name] = _row({}, np.nan, name.split()[0], explains)
+            rows[name] = _row({}, np.nan, source, explains)
         else:
             mean = (
                 float(np.mean([values.get(q, 0.0) for q in queries]))
                 if name == "ir_measures"
                 else float(np.mean(list(values.values())))
             )
-            rows[name] = _row(values, mean, name.split()[0], explains)
-    columns = [f"AP {q}" for q in queries] + ["MAP", "source", "explains"]
-    return pd.DataFrame.from_dict(rows, orient="index").reindex(columns=columns)
+            rows[name] = _row(values, mean, source, explains)
+    columns = [f"ap_{q}" for q in queries] + ["map", "source", "explains"]
+    table = ConventionTable.from_dict(rows, orient="index").reindex(columns=columns)
+    table.index.name = "setting"
+    return table
 
 
 def _full_setup(setup: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -309,7 +398,7 @@ def _full_setup(setup: Mapping[str, Any], name: str) -> dict[str, Any]:
 
 def audit_setups(
     qrels: Any, run: Any, setup_a: Mapping[str, Any], setup_b: Mapping[str, Any]
-) -> pd.DataFrame:
+) -> ConventionTable:
     """Article 003's checklist as a diff: where two evaluation set-ups differ, and what it costs.
 
     Each set-up is a dict of :data:`CHECKLIST` keys (``cutoff`` is k or None;
@@ -317,15 +406,28 @@ def audit_setups(
     differing items are switched to B's value one at a time, in checklist
     order, and MAP is recomputed after each switch: the last row is B's MAP.
 
+    Returns
+    -------
+    ConventionTable
+        A DataFrame keyed for code (``.display()`` shows it to people): a first row
+        for set-up A (item ``start``), then one per differing item. Columns:
+
+        - ``item``: the checklist item (a :data:`CHECKLIST` key, an option's name),
+          or ``start``;
+        - ``question``: what the item asks (an English message; empty for ``start``);
+        - ``setup_a``, ``setup_b``: the item's value in A and in B, as text (``-``
+          for ``start``);
+        - ``map``: MAP once this item is switched too (set-up A's MAP for ``start``).
+
     Examples
     --------
     >>> from mapteach.analysis import audit_setups
     >>> qrels = {"q1": {"a": 1, "m": 1}, "q2": {"x": 0}}
     >>> run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"x": 1.0}}
     >>> audit = audit_setups(qrels, run, {}, {"no_relevant": "skip", "denominator": "retrieved"})
-    >>> print(audit[["item", "A", "B", "MAP"]].round(4).to_string(index=False))
-           item        A         B  MAP
-     (set-up A)        -         - 0.25
+    >>> print(audit[["item", "setup_a", "setup_b", "map"]].round(4).to_string(index=False))
+           item  setup_a   setup_b  map
+          start        -         - 0.25
     denominator relevant retrieved 0.50
     no_relevant     zero      skip 1.00
     """
@@ -342,23 +444,25 @@ def audit_setups(
             warnings.simplefilter("ignore", UserWarning)
             return float(evaluate(qrels, run, [name], **options)[name].mean())
 
-    rows = [{"item": "(set-up A)", "question": "", "A": "-", "B": "-", "MAP": score(current)}]
+    rows = [
+        {"item": "start", "question": "", "setup_a": "-", "setup_b": "-", "map": score(current)}
+    ]
     for item, question in CHECKLIST.items():
         if current[item] != target[item]:
             rows.append(
                 {
                     "item": item,
                     "question": question,
-                    "A": str(current[item]),
-                    "B": str(target[item]),
-                    "MAP": score({**current, item: target[item]}),
+                    "setup_a": str(current[item]),
+                    "setup_b": str(target[item]),
+                    "map": score({**current, item: target[item]}),
                 }
             )
             current[item] = target[item]
-    return pd.DataFrame(rows)
+    return ConventionTable(rows)
 
 
-def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> pd.Series:
+def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> ConventionSeries:
     """sklearn's ``average_precision_score`` on a (queries x documents) matrix, every mode.
 
     Queries are rows. sklearn reads rows as samples and columns as labels, so its
@@ -368,6 +472,14 @@ def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> pd.Series:
     micro; it is macro. Warnings about columns with no relevant document are
     silenced. Introduced in ``09_why_maps_disagree``.
 
+    Returns
+    -------
+    ConventionSeries
+        A pandas Series named ``average_precision``, keyed for code (``.display()``
+        shows it to people), its index named ``average``: sklearn's ``average=``
+        modes ``macro`` (its default), ``samples``, ``micro`` and ``weighted``, then
+        ``map_over_rows``, mapteach's MAP over the rows (queries).
+
     Examples
     --------
     >>> import numpy as np
@@ -375,6 +487,14 @@ def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> pd.Series:
     >>> y = np.array([[1, 0, 1, 1], [1, 0, 1, 0], [0, 0, 0, 1]])
     >>> s = np.tile([4.0, 3.0, 2.0, 1.0], (3, 1))
     >>> print(sklearn_average_modes(y, s).round(4).to_string())
+    average
+    macro            0.5000
+    samples          0.6296
+    micro            0.5370
+    weighted         0.6667
+    map_over_rows    0.6296
+    >>> print(sklearn_average_modes(y, s).display().to_string())
+    average
     macro (default)             0.5000
     samples                     0.6296
     micro                       0.5370
@@ -389,10 +509,10 @@ def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> pd.Series:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         modes = {
-            f"{mode} (default)" if mode == "macro" else mode: float(
-                average_precision_score(y, s, average=mode)
-            )
+            mode: float(average_precision_score(y, s, average=mode))
             for mode in ("macro", "samples", "micro", "weighted")
         }
-    modes["MAP over rows (mapteach)"] = float(evaluate_scores(s, y, ["AP"])["AP"].mean())
-    return pd.Series(modes, name="average precision")
+    modes["map_over_rows"] = float(evaluate_scores(s, y, ["AP"])["AP"].mean())
+    table = ConventionSeries(modes, name="average_precision")
+    table.index.name = "average"
+    return table

@@ -11,7 +11,17 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests  # type: ignore[import-untyped]
 
-__all__ = ["CORRECTIONS", "TESTS", "paired_randomization_test"]
+from mapteach.explain.display import ShownSeries, ShownTable
+from mapteach.i18n import N_
+
+__all__ = [
+    "COMPARISON_HEADERS",
+    "CORRECTIONS",
+    "TESTS",
+    "ComparisonSummary",
+    "ComparisonTable",
+    "paired_randomization_test",
+]
 
 EXACT_LIMIT = 16
 
@@ -20,12 +30,48 @@ EXACT_LIMIT = 16
 #: :func:`compare_systems` takes as ``test``, and the summary key of its p-value.
 TESTS: Mapping[str, str] = MappingProxyType(
     {
-        "randomization": "p (randomization)",
-        "t-test": "p (paired t-test)",
-        "wilcoxon": "p (Wilcoxon)",
-        "sign": "p (sign test)",
+        "randomization": "p_randomization",
+        "t-test": "p_ttest",
+        "wilcoxon": "p_wilcoxon",
+        "sign": "p_sign",
     }
 )
+
+#: The header that shows each key of a comparison's summary and of a comparison of
+#: several systems (:func:`~mapteach.analysis.compare.compare_systems`).
+COMPARISON_HEADERS: dict[str, str] = {
+    "mean_a": N_("mean A"),
+    "mean_b": N_("mean B"),
+    "mean_delta": N_("mean delta (B - A)"),
+    "sd_delta": N_("sd of deltas"),
+    "ci_low": N_("CI low (bootstrap)"),
+    "ci_high": N_("CI high (bootstrap)"),
+    "queries": N_("number of queries"),
+    "b_better": N_("B better"),
+    "b_worse": N_("B worse"),
+    "same": N_("same"),
+    "p_randomization": N_("p (randomization)"),
+    "p_ttest": N_("p (paired t-test)"),
+    "p_wilcoxon": N_("p (Wilcoxon)"),
+    "p_sign": N_("p (sign test)"),
+    "p_adjusted": N_("p adjusted"),
+    "significant": N_("significant"),
+    "system": N_("system"),
+}
+
+
+class ComparisonTable(ShownTable):
+    """Systems compared with a baseline: stable keys, shown with :data:`COMPARISON_HEADERS`."""
+
+    headers = COMPARISON_HEADERS
+
+
+class ComparisonSummary(ShownSeries):
+    """A comparison's summary (:attr:`RunComparison.summary`): stable keys, shown with
+    :data:`COMPARISON_HEADERS`."""
+
+    headers = COMPARISON_HEADERS
+    frame = ComparisonTable
 
 
 #: How :func:`compare_systems` adjusts p-values for the number of systems compared
@@ -66,27 +112,27 @@ def paired_randomization_test(
     return (extreme + 1) / (n_permutations + 1)
 
 
-def _corrected(
+def corrected_p_values(
     rows: Mapping[str, pd.Series], *, baseline: str, test: str, correction: str, alpha: float
-) -> pd.DataFrame:
+) -> ComparisonTable:
     """One summary per system, with the p-values of ``test`` adjusted for their number.
 
     Only the finite p-values count as tests; a NaN p-value stays NaN.
     """
-    table = pd.DataFrame(rows).T
+    table = ComparisonTable(pd.DataFrame(rows).T)
     table.index.name = "system"
     p_values = table[TESTS[test]].to_numpy(dtype=float)
     adjusted = p_values.copy()
     finite = np.isfinite(p_values)
     if correction != "none" and finite.any():
         adjusted[finite] = multipletests(p_values[finite], alpha=alpha, method=correction)[1]
-    table["p adjusted"] = adjusted
-    table["significant"] = table["p adjusted"] <= alpha
+    table["p_adjusted"] = adjusted
+    table["significant"] = table["p_adjusted"] <= alpha
     table.attrs.update(baseline=baseline, test=test, correction=correction, alpha=alpha)
     return table
 
 
-def _paired_t_test(b: np.ndarray, a: np.ndarray) -> tuple[float, tuple[str, ...]]:
+def paired_t_test(b: np.ndarray, a: np.ndarray) -> tuple[float, tuple[str, ...]]:
     """scipy's paired t-test of B against A, or NaN and the reason when it is undefined."""
     deltas = b - a
     if deltas.size < 2:
@@ -99,7 +145,7 @@ def _paired_t_test(b: np.ndarray, a: np.ndarray) -> tuple[float, tuple[str, ...]
     return float(stats.ttest_rel(b, a).pvalue), ()
 
 
-def _wilcoxon(deltas: np.ndarray) -> tuple[float, tuple[str, ...]]:
+def wilcoxon_test(deltas: np.ndarray) -> tuple[float, tuple[str, ...]]:
     """scipy's Wilcoxon signed-rank test on the deltas, or NaN when every delta is 0."""
     if not deltas.any():
         return np.nan, (
@@ -109,7 +155,7 @@ def _wilcoxon(deltas: np.ndarray) -> tuple[float, tuple[str, ...]]:
     return float(stats.wilcoxon(deltas).pvalue), ()
 
 
-def _sign_test(deltas: np.ndarray) -> tuple[float, tuple[str, ...]]:
+def sign_test(deltas: np.ndarray) -> tuple[float, tuple[str, ...]]:
     """Two-sided binomial test of B's wins against its losses, ties dropped."""
     wins, losses = int((deltas > 0).sum()), int((deltas < 0).sum())
     if wins + losses == 0:
@@ -117,7 +163,7 @@ def _sign_test(deltas: np.ndarray) -> tuple[float, tuple[str, ...]]:
     return float(stats.binomtest(wins, wins + losses, 0.5).pvalue), ()
 
 
-def _bootstrap_interval(
+def bootstrap_interval(
     deltas: np.ndarray, *, confidence: float, n_resamples: int, seed: int
 ) -> tuple[tuple[float, float], tuple[str, ...]]:
     """The percentile bootstrap interval of the mean delta (scipy), or NaN below 2 queries."""

@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 
 from mapteach.analysis.compare import RunComparison
 from mapteach.i18n import tr
-from mapteach.plots import ACCENT, RELEVANT, _language, _style
+from mapteach.plots import ACCENT, RELEVANT, plot_language, style_axes
 
 __all__ = ["plot_deltas"]
 
@@ -30,14 +30,14 @@ def plot_deltas(
     >>> len(plot_deltas(compare_runs(qrels, a, b)).patches)  # one bar per query
     2
     """
-    lang = _language(lang)
+    lang = plot_language(lang)
     if ax is None:
         ax = Figure(figsize=(6, 2.8)).subplots()
     measure = comparison.measure
     delta = comparison.per_query["delta"].sort_values(ascending=False).to_numpy()
     ax.bar(np.arange(delta.size), delta, width=0.9, color=np.where(delta >= 0, RELEVANT, ACCENT))
     ax.axhline(0, color="#333333", lw=0.8)
-    _style(
+    style_axes(
         ax,
         tr("{measure}: B minus A, per query (sorted)", lang=lang, measure=measure),
         tr("queries", lang=lang),

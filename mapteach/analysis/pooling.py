@@ -19,11 +19,45 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_k
+from mapteach.explain.display import ShownTable
+from mapteach.i18n import N_
+from mapteach.metrics.validation import as_k
 from mapteach.runs.evaluation import evaluate, summarize
 from mapteach.runs.frames import as_qrels, as_run
 
-__all__ = ["judge_pool", "judged_fraction", "pool", "pool_bias", "run_from_scores"]
+__all__ = [
+    "POOL_HEADERS",
+    "PoolTable",
+    "judge_pool",
+    "judged_fraction",
+    "pool",
+    "pool_bias",
+    "run_from_scores",
+]
+
+#: The header that shows each key of :func:`pool_bias`'s table.
+POOL_HEADERS: dict[str, str] = {
+    "run": N_("run"),
+    "in_pool": N_("in pool"),
+    "full": N_("score, full judgments"),
+    "pooled": N_("score, pooled judgments"),
+    "change": N_("change"),
+    "rank_full": N_("rank, full"),
+    "rank_pooled": N_("rank, pooled"),
+}
+
+
+class PoolTable(ShownTable):
+    """:func:`pool_bias`'s table: stable keys, shown with :data:`POOL_HEADERS`.
+
+    Its ``judged`` column is shown as ``Judged@<depth>``, the measure it holds.
+    """
+
+    headers = POOL_HEADERS
+
+    def header_map(self) -> Mapping[str, str]:
+        """:data:`POOL_HEADERS`, and ``judged`` as the measure ``Judged@<depth>``."""
+        return {**self.headers, "judged": f"Judged@{self.attrs.get('depth', 'k')}"}
 
 
 def _top(run: pd.DataFrame, depth: int | None) -> pd.DataFrame:
@@ -162,7 +196,7 @@ def pool_bias(
     depth: int,
     measure: str = "AP",
     **options: Any,
-) -> pd.DataFrame:
+) -> PoolTable:
     """Each run's score with the full judgments and with those of a pool built without one run.
 
     The pool is built from every run but ``outsider`` at ``depth`` and judged
@@ -190,12 +224,20 @@ def pool_bias(
 
     Returns
     -------
-    pandas.DataFrame
-        One row per run (index ``run``): ``in pool``, the score with ``full``
-        and with ``pooled`` judgments, their ``change``, the run's ``rank`` among
-        the runs with each (1 = best), and ``Judged@depth`` with the pooled
-        judgments (averaged over queries). ``attrs`` holds ``measure``,
-        ``depth``, ``outsider`` and ``pool_size`` (pooled documents per query).
+    PoolTable
+        A DataFrame keyed for code (``.display()`` shows it to people), one row per
+        run (index ``run``: the runs' names). Columns:
+
+        - ``in_pool``: whether the run helped build the pool (all but the outsider);
+        - ``full``, ``pooled``: its score (``measure`` averaged over queries) with
+          the full judgments and with the pooled ones;
+        - ``change``: ``pooled`` minus ``full``;
+        - ``rank_full``, ``rank_pooled``: its rank among the runs by each score
+          (1 = best, ties share the best rank);
+        - ``judged``: ``Judged@depth`` with the pooled judgments, averaged over queries.
+
+        ``attrs`` holds ``measure``, ``depth``, ``outsider`` and ``pool_size``
+        (pooled documents per query).
 
     Raises
     ------
@@ -211,11 +253,14 @@ def pool_bias(
     >>> runs = {"A": {"q1": {"d1": 2.0, "d2": 1.5, "d3": 1.0}},
     ...         "B": {"q1": {"d3": 2.0, "d1": 1.5, "d2": 1.0}}}
     >>> table = pool_bias(qrels, runs, outsider="B", depth=1)
-    >>> table[["in pool", "full", "pooled", "change"]].round(4)
-         in pool    full  pooled  change
+    >>> table[["in_pool", "full", "pooled", "change"]].round(4)
+         in_pool    full  pooled  change
     run
     A       True  0.8333     1.0  0.1667
     B      False  1.0000     0.5 -0.5000
+    >>> table.display().columns[-1]
+    'Judged@1'
+
     """
     if outsider not in runs:
         raise ValueError(f"outsider {outsider!r} is not one of the runs: {list(runs)}.")
@@ -233,17 +278,17 @@ def pool_bias(
         full = evaluate(full_qrels, run, [measure], missing="zero", **options)
         part = evaluate(pooled_qrels, run, [measure, judged], missing="zero", **options)
         rows[name] = {
-            "in pool": name != outsider,
+            "in_pool": name != outsider,
             "full": summarize(full, measure)[measure],
             "pooled": summarize(part, measure)[measure],
-            judged: part[judged].mean(),
+            "judged": part[judged].mean(),
         }
-    table = pd.DataFrame.from_dict(rows, orient="index")
+    table = PoolTable.from_dict(rows, orient="index")
     table.index.name = "run"
     table["change"] = table["pooled"] - table["full"]
     for column in ("full", "pooled"):
-        table[f"rank, {column}"] = table[column].rank(ascending=False, method="min").astype(int)
-    table = table[["in pool", "full", "pooled", "change", "rank, full", "rank, pooled", judged]]
+        table[f"rank_{column}"] = table[column].rank(ascending=False, method="min").astype(int)
+    table = table[["in_pool", "full", "pooled", "change", "rank_full", "rank_pooled", "judged"]]
     table.attrs.update(
         measure=measure,
         depth=depth,

@@ -40,35 +40,37 @@ __all__ = [
 
 #: The header that shows each key of this module's tables (and of :func:`paired_effect`).
 REPORT_HEADERS: dict[str, str] = {
-    "mean A": N_("mean A"),
-    "mean B": N_("mean B"),
-    "mean delta (B - A)": N_("mean delta (B - A)"),
-    "relative change": N_("relative change"),
-    "median delta": N_("median delta"),
-    "standardized effect (mean / sd of deltas)": N_("standardized effect (mean / sd of deltas)"),
-    "B better": N_("B better"),
-    "B worse": N_("B worse"),
+    "mean_a": N_("mean A"),
+    "mean_b": N_("mean B"),
+    "mean_delta": N_("mean delta (B - A)"),
+    "relative_change": N_("relative change"),
+    "median_delta": N_("median delta"),
+    "standardized_effect": N_("standardized effect (mean / sd of deltas)"),
+    "b_better": N_("B better"),
+    "b_worse": N_("B worse"),
     "same": N_("same"),
+    "measure": N_("measure"),
     "best": N_("best"),
     "tie": N_("tie"),
     "score": N_("score"),
     "item": N_("item"),
-    "MAP after switching in turn": N_("MAP after switching in turn"),
-    "cost in turn": N_("cost in turn"),
-    "MAP with this item alone switched": N_("MAP with this item alone switched"),
-    "cost alone": N_("cost alone"),
+    "setup_a": N_("set-up A"),
+    "setup_b": N_("set-up B"),
+    "map_in_turn": N_("MAP after switching in turn"),
+    "cost_in_turn": N_("cost in turn"),
+    "map_alone": N_("MAP with this item alone switched"),
+    "cost_alone": N_("cost alone"),
 }
 
 
 class ReportTable(ShownTable):
-    """A reporting table: English keys, shown with :data:`REPORT_HEADERS` in the current
-    language."""
+    """A reporting table: stable keys, shown with :data:`REPORT_HEADERS` by ``display()``."""
 
     headers = REPORT_HEADERS
 
 
 class Effect(ShownSeries):
-    """:func:`paired_effect`'s numbers: English keys, shown in the current language."""
+    """:func:`paired_effect`'s numbers: stable keys, shown with :data:`REPORT_HEADERS`."""
 
     headers = REPORT_HEADERS
     frame = ReportTable
@@ -139,15 +141,21 @@ def paired_effect(a: ArrayLike, b: ArrayLike) -> pd.Series:
 
     Returns
     -------
-    pandas.Series
-        ``mean A``, ``mean B``, ``mean delta (B - A)``, ``relative change`` (the
-        mean delta over mean A), ``median delta``, ``standardized effect (mean /
-        sd of deltas)``, ``B better``, ``B worse``, ``same``.
+    Effect
+        A pandas Series keyed for code (``.display()`` shows it to people):
+
+        - ``mean_a``, ``mean_b``: the mean score of A and of B;
+        - ``mean_delta``: the mean of the deltas B - A;
+        - ``relative_change``: the mean delta over ``mean_a`` (NaN when it is 0);
+        - ``median_delta``: the median delta;
+        - ``standardized_effect``: the mean delta over the deltas' standard deviation;
+        - ``b_better``, ``b_worse``, ``same``: the queries where B scores higher,
+          lower, the same.
 
     Examples
     --------
     >>> from mapteach.analysis import paired_effect
-    >>> paired_effect([0.5, 0.5, 0.6], [0.6, 0.5, 0.7]).round(4).to_dict()["relative change"]
+    >>> paired_effect([0.5, 0.5, 0.6], [0.6, 0.5, 0.7]).round(4).to_dict()["relative_change"]
     0.125
     """
     first, second = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -157,16 +165,14 @@ def paired_effect(a: ArrayLike, b: ArrayLike) -> pd.Series:
     spread = deltas.std(ddof=1) if deltas.size > 1 else float("nan")
     return Effect(
         {
-            "mean A": first.mean(),
-            "mean B": second.mean(),
-            "mean delta (B - A)": deltas.mean(),
-            "relative change": deltas.mean() / first.mean() if first.mean() else float("nan"),
-            "median delta": float(np.median(deltas)),
-            "standardized effect (mean / sd of deltas)": (
-                deltas.mean() / spread if spread else float("nan")
-            ),
-            "B better": int((deltas > 0).sum()),
-            "B worse": int((deltas < 0).sum()),
+            "mean_a": first.mean(),
+            "mean_b": second.mean(),
+            "mean_delta": deltas.mean(),
+            "relative_change": deltas.mean() / first.mean() if first.mean() else float("nan"),
+            "median_delta": float(np.median(deltas)),
+            "standardized_effect": deltas.mean() / spread if spread else float("nan"),
+            "b_better": int((deltas > 0).sum()),
+            "b_worse": int((deltas < 0).sum()),
             "same": int((deltas == 0).sum()),
         }
     )
@@ -187,9 +193,13 @@ def best_by_measure(table: pd.DataFrame, *, tolerance: float = 1e-12) -> pd.Data
 
     Returns
     -------
-    pandas.DataFrame
-        One row per measure: ``best`` (the best systems, joined by " = " when
-        tied), ``tie`` (whether more than one system is best) and ``score``.
+    ReportTable
+        A DataFrame keyed for code (``.display()`` shows it to people), one row per
+        measure (index ``measure``: the table's column names). Columns:
+
+        - ``best``: the best systems' names, joined by " = " when tied;
+        - ``tie``: whether more than one system is best;
+        - ``score``: the best score.
 
     Examples
     --------
@@ -197,9 +207,10 @@ def best_by_measure(table: pd.DataFrame, *, tolerance: float = 1e-12) -> pd.Data
     >>> from mapteach.analysis import best_by_measure
     >>> table = pd.DataFrame({"R@10": [1.0, 1.0, 0.5], "RR": [1.0, 0.5, 0.25]}, index=list("xyz"))
     >>> print(best_by_measure(table).to_string())
-           best    tie  score
-    R@10  x = y   True    1.0
-    RR        x  False    1.0
+              best    tie  score
+    measure
+    R@10     x = y   True    1.0
+    RR           x  False    1.0
     """
     if table.empty:
         raise ValueError(tr("best_by_measure needs a table with at least one row and one column."))
@@ -209,7 +220,9 @@ def best_by_measure(table: pd.DataFrame, *, tolerance: float = 1e-12) -> pd.Data
         top = scores.max()
         best = [str(name) for name, value in scores.items() if abs(value - top) <= tolerance]
         rows[measure] = {"best": " = ".join(best), "tie": len(best) > 1, "score": top}
-    return ReportTable.from_dict(rows, orient="index")
+    best = ReportTable.from_dict(rows, orient="index")
+    best.index.name = "measure"
+    return best
 
 
 def audit_costs(
@@ -232,10 +245,16 @@ def audit_costs(
 
     Returns
     -------
-    pandas.DataFrame
-        One row per differing item, in checklist order: ``item``, ``A``, ``B``,
-        ``MAP after switching in turn``, ``cost in turn``, ``MAP with this item
-        alone switched``, ``cost alone``.
+    ReportTable
+        A DataFrame keyed for code (``.display()`` shows it to people), one row per
+        differing item, in checklist order. Columns:
+
+        - ``item``: the checklist item (a :data:`CHECKLIST` key, an option's name);
+        - ``setup_a``, ``setup_b``: its value in set-up A and in set-up B;
+        - ``map_in_turn``: MAP once it is switched, after the items before it;
+        - ``cost_in_turn``: what that switch changes MAP by;
+        - ``map_alone``: MAP of set-up A with this item alone switched to B's value;
+        - ``cost_alone``: ``map_alone`` minus MAP(A).
 
     Examples
     --------
@@ -243,13 +262,13 @@ def audit_costs(
     >>> qrels = {"q1": {"a": 1, "m": 1}, "q2": {"x": 0}}
     >>> run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"x": 1.0}}
     >>> costs = audit_costs(qrels, run, {}, {"no_relevant": "skip", "denominator": "retrieved"})
-    >>> print(costs[["item", "cost in turn", "cost alone"]].round(4).to_string(index=False))
-           item  cost in turn  cost alone
+    >>> print(costs[["item", "cost_in_turn", "cost_alone"]].round(4).to_string(index=False))
+           item  cost_in_turn  cost_alone
     denominator          0.25        0.25
     no_relevant          0.50        0.25
     """
     cumulative = audit_setups(qrels, run, setup_a, setup_b)
-    base = float(cumulative["MAP"].iloc[0])
+    base = float(cumulative["map"].iloc[0])
     rows = []
     previous = base
     for _, row in cumulative.iloc[1:].iterrows():
@@ -260,17 +279,17 @@ def audit_costs(
         only = {key: value for key, value in setup_a.items() if key != item}
         if item in setup_b:
             only[item] = setup_b[item]
-        alone = float(audit_setups(qrels, run, setup_a, only)["MAP"].iloc[-1])
+        alone = float(audit_setups(qrels, run, setup_a, only)["map"].iloc[-1])
         rows.append(
             {
                 "item": item,
-                "A": row["A"],
-                "B": row["B"],
-                "MAP after switching in turn": float(row["MAP"]),
-                "cost in turn": float(row["MAP"]) - previous,
-                "MAP with this item alone switched": alone,
-                "cost alone": alone - base,
+                "setup_a": row["setup_a"],
+                "setup_b": row["setup_b"],
+                "map_in_turn": float(row["map"]),
+                "cost_in_turn": float(row["map"]) - previous,
+                "map_alone": alone,
+                "cost_alone": alone - base,
             }
         )
-        previous = float(row["MAP"])
+        previous = float(row["map"])
     return ReportTable(rows)

@@ -4,11 +4,7 @@ functions, each checked by computation.
 Every public name of the package, imported on first use from the module that defines it.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
-from mapteach._lazy import load
+from mapteach._lazy import public_path
 
 #: Each public name and the module of this package that defines it.
 EXPORTS = {
@@ -30,16 +26,11 @@ EXPORTS = {
     "get_example": "examples",
     "get_slip": "slips",
     "head_blind_spot_pair": "slips",
+    "parse_examples": "examples",
+    "parse_reported": "examples",
+    "parse_slips": "slips",
     "reported_figures": "examples",
     "slips_table": "slips",
     "trec_eval_map": "functions",
 }
-__all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    return load(__name__, EXPORTS, name)
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__, __all__ = public_path(__name__, EXPORTS)

@@ -12,20 +12,26 @@ Articles:
 - 001: "MAP指标深度解析：从搜索排序评估到客户端AI体验度量" (practitioner, legal search)
 - 003: "跨模态检索指标mAP全解析：公式、手算案例与Python实现" (researcher, cross-modal retrieval)
 
-An example's ``title`` and ``note`` (and a reported figure's ``what``) are English
-messages: show them with :func:`mapteach.i18n.tr` (or :attr:`RankingExample.shown_title`,
-:attr:`RankingExample.shown_note`). The tables are keyed in English and shown in the
-current language (:class:`~mapteach.explain.display.ShownTable`).
+The examples are data, ``data/examples.json`` (and the figures the articles report
+from their own projects, ``data/reported.json``), read and checked once, when this
+module is imported (:mod:`mapteach.articles.loader`). An example's ``title`` and
+``note`` (and a reported figure's ``what``) are English messages: show them with
+:func:`mapteach.i18n.tr`. The tables are keyed in English and shown in the current
+language (:class:`~mapteach.explain.display.ShownTable`).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 import pandas as pd
 
+from mapteach.articles.loader import Reader, read_data
 from mapteach.explain.ap_trace import Explanation, explain_ap, trace_ap
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
@@ -42,6 +48,8 @@ __all__ = [
     "RankingExample",
     "examples_table",
     "get_example",
+    "parse_examples",
+    "parse_reported",
     "reported_figures",
 ]
 
@@ -130,16 +138,6 @@ class RankingExample:
     invented: bool = False
 
     @property
-    def shown_title(self) -> str:
-        """The title in the current language."""
-        return tr(self.title)
-
-    @property
-    def shown_note(self) -> str:
-        """The note in the current language (empty if there is none)."""
-        return tr(self.note) if self.note else ""
-
-    @property
     def ap(self) -> float:
         """Average precision, computed by :func:`mapteach.average_precision`."""
         return self.score("AP")
@@ -172,16 +170,6 @@ class MapExample:
     queries: tuple[RankingExample, ...]
     printed: Mapping[str, str] = field(default_factory=dict)
     note: str = ""
-
-    @property
-    def shown_title(self) -> str:
-        """The title in the current language."""
-        return tr(self.title)
-
-    @property
-    def shown_note(self) -> str:
-        """The note in the current language (empty if there is none)."""
-        return tr(self.note) if self.note else ""
 
     @property
     def map(self) -> float:
@@ -239,211 +227,163 @@ def _check(example: Example, computed: Mapping[str, float]) -> pd.DataFrame:
     ).astype({"computed": float, "agrees": bool})
 
 
-def _ranks(relevant_ranks: tuple[int, ...], length: int) -> tuple[int, ...]:
-    return tuple(int(rank in relevant_ranks) for rank in range(1, length + 1))
-
-
-_SINGLE = (
-    RankingExample(
-        "000_system_a_5",
-        N_("System A: the 2 relevant of 5 candidates at ranks 1-2"),
-        "000",
-        "1.1",
-        _ranks((1, 2), 5),
-        2,
-        note=N_("Same precision, recall and F1 as system B; the user sees the answers first."),
-    ),
-    RankingExample(
-        "000_system_b_5",
-        N_("System B: the same 2 relevant documents at ranks 4-5"),
-        "000",
-        "1.1",
-        _ranks((4, 5), 5),
-        2,
-        note=N_("Classification metrics cannot tell B from A; AP can."),
-    ),
-    RankingExample(
-        "000_model_a_6",
-        N_("Model A: 3 relevant of 6 candidates at ranks 1-3"),
-        "000",
-        "1.1",
-        _ranks((1, 2, 3), 6),
-        3,
-    ),
-    RankingExample(
-        "000_model_b_6",
-        N_("Model B: the same 3 relevant at ranks 4-6"),
-        "000",
-        "1.1",
-        _ranks((4, 5, 6), 6),
-        3,
-        note=N_(
-            "Accuracy is 100% for both A and B, yet B makes the user read three wrong "
-            "answers first."
-        ),
-    ),
-    RankingExample(
-        "000_five_docs",
-        N_("Five documents: doc2 no, doc5 yes, doc3 yes, doc1 no, doc4 no"),
-        "000",
-        "2.1",
-        (0, 1, 1, 0, 0),
-        2,
-        {"P@1": "0", "P@2": "0.5", "P@3": "0.667", "P@5": "0.4", "AP": "0.583"},
-        note=N_("AP averages P@k only at the ranks of relevant documents: (P@2 + P@3) / 2."),
-        docs=("doc2", "doc5", "doc3", "doc1", "doc4"),
-    ),
-    RankingExample(
-        "000_second_query",
-        N_("A second query with AP 0.75 (ranking invented here: the article gives only the AP)"),
-        "000",
-        "2.3",
-        (1, 0, 0, 1),
-        2,
-        {"AP": "0.75"},
-        note=N_(
-            "INVENTED: the article states AP = 0.75 without a ranking; this list "
-            "(relevant at ranks 1 and 4, R = 2) is made up here to have that AP."
-        ),
-        invented=True,
-    ),
-    RankingExample(
-        "001_legal",
-        N_("Legal search '劳动仲裁赔偿标准': 10 results, relevant at ranks 1, 4, 6, 9"),
-        "001",
-        "2.1",
-        _ranks((1, 4, 6, 9), 10),
-        4,
-        {
-            "P@1": "1.0",
-            "P@2": "0.5",
-            "P@3": "0.33",
-            "P@4": "0.5",
-            "P@5": "0.4",
-            "P@6": "0.5",
-            "P@7": "0.43",
-            "P@8": "0.375",
-            "P@9": "0.44",
-            "P@10": "0.4",
-            "AP": "0.61",
-        },
-        note=N_("AP takes P@k only where a relevant result appears: (1/1 + 2/4 + 3/6 + 4/9) / 4."),
-    ),
-    RankingExample(
-        "001_legal_late",
-        N_("The same 4 relevant results pushed to ranks 7-10"),
-        "001",
-        "2.1",
-        _ranks((7, 8, 9, 10), 10),
-        4,
-        {"AP": "0.48"},
-        note=N_(
-            "ERRATUM: the article computes (4/7 + 4/8 + 4/9 + 4/10) / 4 = 0.48, using the "
-            "final hit count 4 in every numerator. At rank 7 only 1 relevant result has "
-            "been seen: AP = (1/7 + 2/8 + 3/9 + 4/10) / 4 = 0.2815."
-        ),
-    ),
-    RankingExample(
-        "001_model_a",
-        N_("Model A, top 10: R N R N R N R N N N"),
-        "001",
-        "4.2",
-        _ranks((1, 3, 5, 7), 10),
-        4,
-        {"AP": "0.71"},
-    ),
-    RankingExample(
-        "001_model_b",
-        N_("Model B, top 10: R R N N R N N R N N"),
-        "001",
-        "4.2",
-        _ranks((1, 2, 5, 8), 10),
-        4,
-        {"AP": "0.775"},
-        note=N_(
-            "B beats A by only 0.065 in AP; nDCG with graded relevance separates them further."
-        ),
-    ),
-    RankingExample(
-        "003_a",
-        N_("Query A: relevant near the top"),
-        "003",
-        "3.1",
-        (1, 0, 1, 1, 0, 0, 0, 0),
-        3,
-        {"AP": "0.8056"},
-    ),
-    RankingExample(
-        "003_b",
-        N_("Query B: one of the 3 relevant items never retrieved"),
-        "003",
-        "3.1",
-        (1, 0, 1, 0, 0, 0, 0, 0),
-        3,
-        {"AP": "0.5556"},
-        note=N_(
-            "R stays 3: the missed item adds 0 to the sum but still counts in the denominator."
-        ),
-    ),
-    RankingExample(
-        "003_c",
-        N_("Query C: relevant items late"),
-        "003",
-        "3.1",
-        (0, 0, 0, 1, 0, 1, 0, 1),
-        3,
-        {"AP": "0.3194"},
-    ),
-    RankingExample(
-        "003_single_rank_1",
-        N_("One relevant item, at rank 1"),
-        "003",
-        "3.2",
-        (1, 0, 0, 0, 0),
-        1,
-        {"AP": "1.0"},
-        note=N_("With one relevant item AP is 1 / its rank."),
-    ),
-    RankingExample(
-        "003_single_rank_5",
-        N_("One relevant item, at rank 5"),
-        "003",
-        "3.2",
-        (0, 0, 0, 0, 1),
-        1,
-        {"AP": "0.2"},
-        note=N_(
-            "With one relevant item AP is 1 / its rank: queries with few relevant items swing MAP."
-        ),
-    ),
+#: The fields of an example in ``examples.json``: a ranking, or rankings averaged into MAP.
+_RANKING_FIELDS = (
+    *("id", "title", "article", "section", "labels", "n_relevant"),
+    *("printed", "note", "docs", "invented"),
 )
+_MAP_FIELDS = ("id", "title", "article", "section", "queries", "printed", "note")
+#: A printed value: digits, with decimals if the article printed any.
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
 
-_BY_NAME = {example.name: example for example in _SINGLE}
 
-_MULTI = (
-    MapExample(
-        "000_two_queries",
-        N_("Two queries with AP 0.583 and 0.75"),
-        "000",
-        "2.3",
-        (_BY_NAME["000_five_docs"], _BY_NAME["000_second_query"]),
-        {"MAP": "0.667"},
-        note=N_("Every query weighs the same in MAP, however many relevant documents it has."),
-    ),
-    MapExample(
-        "003_abc",
-        N_("Article 003's queries A, B and C"),
-        "003",
-        "3.2",
-        (_BY_NAME["003_a"], _BY_NAME["003_b"], _BY_NAME["003_c"]),
-        {"MAP": "0.5602"},
-    ),
-)
+def parse_examples(document: Any, *, source: str = "examples.json") -> dict[str, Example]:
+    """Build the worked examples from a parsed ``examples.json``, checking every field.
+
+    The document is ``{"examples": [...]}``: each example has an ``id``, a ``title``
+    (an English message), the ``article`` and ``section`` it comes from, optionally
+    the values the article ``printed`` (``{"AP": "0.583"}``) and a ``note``. A ranking
+    has its 0/1 ``labels`` and R (``n_relevant``), optionally the article's ``docs``
+    and ``invented``; an example of MAP names its ``queries``, rankings given before it.
+
+    Parameters
+    ----------
+    document : object
+        The parsed JSON.
+    source : str, default "examples.json"
+        The file's name, for the errors.
+
+    Returns
+    -------
+    dict of str to RankingExample or MapExample
+        By id, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the JSON path of the first problem.
+
+    Examples
+    --------
+    >>> from mapteach.articles.examples import parse_examples
+    >>> from mapteach.articles.loader import read_data
+    >>> document = read_data("examples.json")
+    >>> parse_examples(document)["003_a"].labels
+    (1, 0, 1, 1, 0, 0, 0, 0)
+    >>> document["examples"][3]["labels"][2] = 2
+    >>> parse_examples(document)
+    Traceback (most recent call last):
+    ...
+    ValueError: examples.json: examples[3].labels[2]: expected 0 or 1, got 2.
+    """
+    read = Reader(source)
+    examples: dict[str, Example] = {}
+    for where, node, name in read.records(document, "examples"):
+        if "queries" in node:
+            examples[name] = _map_example(read, node, where, examples)
+        else:
+            examples[name] = _ranking_example(read, node, where)
+    return examples
+
+
+def _ranking_example(read: Reader, node: Mapping[str, Any], where: str) -> RankingExample:
+    read.node(node, where, _RANKING_FIELDS)
+    labels = read.labels(node, "labels", where)
+    n_relevant = read.count(node, "n_relevant", where)
+    if n_relevant < sum(labels):
+        raise read.fail(
+            f"{where}.n_relevant",
+            tr(
+                "R = {r} is fewer than the {hits} relevant results in the labels.",
+                r=n_relevant,
+                hits=sum(labels),
+            ),
+        )
+    docs = read.strings(node, "docs", where)
+    if docs and len(docs) != len(labels):
+        raise read.fail(
+            f"{where}.docs",
+            tr("{docs} names for {labels} labels.", docs=len(docs), labels=len(labels)),
+        )
+    return RankingExample(
+        *_heading(read, node, where),
+        labels,
+        n_relevant,
+        _printed(read, node, where),
+        read.optional_text(node, "note", where),
+        docs,
+        read.flag(node, "invented", where),
+    )
+
+
+def _map_example(
+    read: Reader, node: Mapping[str, Any], where: str, known: Mapping[str, Example]
+) -> MapExample:
+    read.node(node, where, _MAP_FIELDS)
+    queries = []
+    for path, name in read.items(node, "queries", where):
+        query = known.get(name) if isinstance(name, str) else None
+        if not isinstance(query, RankingExample):
+            raise read.fail(
+                path,
+                tr(
+                    "{name} is not the id of a ranking given before this example.",
+                    name=json.dumps(name, ensure_ascii=False),
+                ),
+            )
+        queries.append(query)
+    if not queries:
+        raise read.fail(f"{where}.queries", tr("is empty."))
+    printed = _printed(read, node, where)
+    for measure in printed:
+        if measure != "MAP":
+            raise read.fail(
+                f"{where}.printed.{measure}",
+                tr("an example of MAP prints only MAP, not {measure}.", measure=measure),
+            )
+    return MapExample(
+        *_heading(read, node, where),
+        tuple(queries),
+        printed,
+        read.optional_text(node, "note", where),
+    )
+
+
+def _heading(read: Reader, node: Mapping[str, Any], where: str) -> tuple[str, str, str, str]:
+    """An example's id, title, article and section."""
+    return (
+        read.text(node, "id", where),
+        read.text(node, "title", where),
+        read.choice(node, "article", where, ARTICLES),
+        read.text(node, "section", where),
+    )
+
+
+def _printed(read: Reader, node: Mapping[str, Any], where: str) -> dict[str, str]:
+    """The values an example printed, by measure, as text (``{}`` if it printed none)."""
+    printed: dict[str, str] = {}
+    for measure, value in (
+        read.get(node, "printed", dict, where).items() if "printed" in node else ()
+    ):
+        path = f"{where}.printed.{measure}"
+        try:
+            parse_measure(measure)
+        except ValueError as error:
+            raise read.fail(path, str(error)) from None
+        if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
+            raise read.fail(
+                path,
+                tr(
+                    'expected a number written as text, such as "0.583", got {value}.',
+                    value=json.dumps(value, ensure_ascii=False),
+                ),
+            )
+        printed[measure] = value
+    return printed
+
 
 #: Every worked example, by name.
-EXAMPLES: Mapping[str, Example] = MappingProxyType(
-    {example.name: example for example in (*_SINGLE, *_MULTI)}
-)
+EXAMPLES: Mapping[str, Example] = MappingProxyType(parse_examples(read_data("examples.json")))
 
 
 def get_example(name: str) -> Example:
@@ -508,41 +448,56 @@ def examples_table() -> pd.DataFrame:
     return ExampleTable(pd.concat(checks, ignore_index=True))
 
 
+_REPORTED_FIELDS = ("id", "article", "section", "what", "before", "after")
+
+
+def parse_reported(
+    document: Any, *, source: str = "reported.json"
+) -> dict[str, tuple[str, str, str, str, str]]:
+    """Read the articles' reported figures from a parsed ``reported.json``, checking them.
+
+    The document is ``{"reported": [...]}``: each figure has an ``id``, the ``article``
+    and ``section`` that report it, ``what`` was measured (an English message), and
+    the values ``before`` and ``after`` (``after`` may be empty), as text.
+
+    Returns
+    -------
+    dict of str to tuple
+        By id: (article, section, what, before, after).
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the JSON path of the first problem.
+
+    Examples
+    --------
+    >>> from mapteach.articles.examples import parse_reported
+    >>> parse_reported({"reported": [{"id": "x", "article": "002"}]})
+    Traceback (most recent call last):
+    ...
+    ValueError: reported.json: reported[0].article: '002' is not one of: 000, 001, 003.
+    """
+    read = Reader(source)
+    figures = {}
+    for where, node, name in read.records(document, "reported"):
+        read.node(node, where, _REPORTED_FIELDS)
+        figures[name] = (
+            read.choice(node, "article", where, ARTICLES),
+            read.text(node, "section", where),
+            read.text(node, "what", where),
+            read.text(node, "before", where),
+            read.text(node, "after", where, empty=True),
+        )
+    return figures
+
+
 #: Figures the articles report from their own projects, with no data to recompute
 #: them: (article, section, what was measured, before, after). Notebooks quote them
 #: from here, with their source, rather than typing them in. ``what`` is an English
 #: message (show ``tr(what)``; :func:`reported_figures` does).
 REPORTED: Mapping[str, tuple[str, str, str, str, str]] = MappingProxyType(
-    {
-        "001_kappa": (
-            "001",
-            "3.1",
-            N_("annotator agreement (Cohen's kappa), before and after three-stage checking"),
-            "0.62",
-            "0.89",
-        ),
-        "001_map_std": (
-            "001",
-            "3.1",
-            N_("standard deviation of MAP across annotation rounds"),
-            "±0.08",
-            "±0.02",
-        ),
-        "001_ap_swing": (
-            "001",
-            "3.1",
-            N_("one query's AP between two annotators' versions"),
-            "±0.15",
-            "",
-        ),
-        "000_incomplete": (
-            "000",
-            "6.1",
-            N_("MAP of one model, before and after adding the missing judgments"),
-            "0.23",
-            "0.41",
-        ),
-    }
+    parse_reported(read_data("reported.json"))
 )
 
 

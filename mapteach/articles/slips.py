@@ -8,6 +8,10 @@ printed, and a function that recomputes the truth with the package. A slip's
 :attr:`~Slip.finding` is a sentence built from those computed values, so the
 workbook never types a number by hand.
 
+The slips are data, ``data/slips.json``, read and checked once, when this module is
+imported (:func:`parse_slips`); each names the function that checks it by its
+``kind``, and the functions are here.
+
 The gloss, the verdict and (where it is words) what was printed are English
 messages: a slip's printed form, :func:`slips_table` and :attr:`Slip.finding` show
 them in the current language (:func:`mapteach.i18n.tr`); the quote stays the
@@ -28,15 +32,18 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mapteach.articles.examples import RankingExample, get_example
+from mapteach.articles.examples import ARTICLES, RankingExample, get_example
 from mapteach.articles.functions import article_000_map, article_001_map, trec_eval_map
+from mapteach.articles.loader import Reader, read_data
 from mapteach.exercises.misconceptions import final_hits_in_every_numerator
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
@@ -50,6 +57,7 @@ __all__ = [
     "SlipTable",
     "get_slip",
     "head_blind_spot_pair",
+    "parse_slips",
     "slips_table",
 ]
 
@@ -400,152 +408,128 @@ def _sklearn_pooled() -> tuple[Values, str]:
 
 # --- the slips ---------------------------------------------------------------------
 
-_SLIPS = (
-    Slip(
-        "001_late_ap",
-        "001",
-        "2.1",
-        "如果第1条是无关的而4个相关结果都挤在最后4位",
-        N_(
-            '"If result 1 is not relevant and the 4 relevant results are squeezed into the '
-            'last 4 places" (then AP is computed as (4/7 + 4/8 + 4/9 + 4/10) / 4)'
-        ),
-        "0.48",
-        N_("wrong arithmetic: the hits so far at rank 7 are 1, not 4"),
-        "05",
-        _late_ap,
-    ),
-    Slip(
-        "001_gap",
-        "001",
-        "2.1",
-        "比刚才的0.61低了整整0.13",
-        N_('"a full 0.13 lower than the 0.61 before"'),
-        "0.13",
-        N_("wrong: the gap is much larger"),
-        "05",
-        _gap,
-    ),
-    Slip(
-        "003_p_at_5",
-        "003",
-        "1.2",
-        "K=5时，如果三个相关项都排在前5，指标就是100分",
-        N_(
-            '"With K = 5, if all three relevant items are in the top 5, the metric (P@K) '
-            'scores 100 (full marks)"'
-        ),
-        N_("100分 (full marks)"),
-        N_("wrong for P@5: it is R@5 that is full"),
-        "02",
-        _p_at_5,
-    ),
-    Slip(
-        "000_mrr_range",
-        "000",
-        "5.2",
-        "MRR第一个正确结果的位置倒数(0, 1]",
-        N_('"MRR: the reciprocal of the first correct result\'s position; range (0, 1]"'),
-        "(0, 1]",
-        N_("the range is [0, 1]"),
-        "08",
-        _range("RR"),
-    ),
-    Slip(
-        "000_ndcg_range",
-        "000",
-        "5.2",
-        "nDCG分级相关性位置折损(0, 1]",
-        N_('"nDCG: graded relevance, position discount; range (0, 1]"'),
-        "(0, 1]",
-        N_("the range is [0, 1]"),
-        "08",
-        _range("nDCG@10"),
-    ),
-    Slip(
-        "001_ndcg_sensitive",
-        "001",
-        "4.2",
-        "它对排序的微小变化极其敏感",
-        N_(
-            '"It (nDCG) is extremely sensitive to small changes in the ranking" (after calling '
-            "MAP insensitive to small perturbations, on models A and B)"
-        ),
-        N_("nDCG far more sensitive than MAP"),
-        N_("not on the article's own binary lists"),
-        "08",
-        _ndcg_sensitivity,
-    ),
-    Slip(
-        "003_head_blind_spot",
-        "003",
-        "6.1",
-        "第一个盲区是对“头部错位”不够敏感。MAP的积分范围覆盖了整个排序列表，目标是把所有相关项"
-        "尽量往前挪，哪怕其中一个相关项从中部挪到后部，只要另一个相关项从后部挪到中部，总AP可能"
-        "变化不大。可对真实用户来说，前10个结果才是决定体验的关键区间。一个模型在前10个位置频繁"
-        "错排、但在100名以后把相关项整理得井井有条，MAP可能仍然很好看，产品体验却很差。",
-        N_(
-            '"The first blind spot: MAP is not sensitive enough to misordering at the head. It '
-            "covers the whole list; even if one relevant item moves from the middle to the back, "
-            "as long as another moves from the back to the middle, AP may change little. For real "
-            "users the top 10 decide the experience. A model that often misorders the top 10 but "
-            'keeps its relevant items tidy after rank 100 may still have a good-looking MAP."'
-        ),
-        N_("a blind spot at the head"),
-        N_("partly right: moves can cancel, but AP weighs the head heavily"),
-        "03",
-        _head_blind_spot,
-    ),
-    Slip(
-        "001_calculate_map",
-        "001",
-        "3.2",
-        "该query的真实相关文档总数",
-        N_(
-            '"the query\'s true total of relevant documents" (the comment on '
-            "`num_rel = sum(true_rels)`, where `true_rels` are the labels of the returned list)"
-        ),
-        "num_rel = sum(true_rels)",
-        N_("R = hits found, with or without a cutoff"),
-        "09",
-        _hits_as_r(
-            article_001_map,
-            N_("`calculate_map` divides by the relevant results in the returned list."),
-        ),
-    ),
-    Slip(
-        "000_hit_count",
-        "000",
-        "4.1",
-        "每个查询相关的文档数就是hit_count所以precision_sum / hit_count等价于除以总相关文档数R",
-        N_(
-            "\"Each query's number of relevant documents is hit_count, so precision_sum / "
-            'hit_count is the same as dividing by the total number of relevant documents R"'
-        ),
-        "precision_sum / hit_count",
-        N_("true only when every relevant document was retrieved"),
-        "09",
-        _hits_as_r(article_000_map, N_("The basic `average_precision` divides by the hits found.")),
-    ),
-    Slip(
-        "001_sklearn_micro",
-        "001",
-        "3.2",
-        "sklearn的average_precision_score它默认计算的是“micro-average precision”"
-        "即把所有query的所有结果拼成一个大列表然后计算",
-        N_(
-            "\"sklearn's average_precision_score computes 'micro-average precision' by default, "
-            "that is, it joins all queries' results into one big list and computes on that\""
-        ),
-        N_("micro, by default"),
-        N_("right that a pooled list is not MAP; wrong about the default"),
-        "09",
-        _sklearn_pooled,
-    ),
+Check = Callable[[], tuple[Values, str]]
+#: The checks a slip of ``slips.json`` can name by ``kind`` that take no parameter.
+_CHECKS: dict[str, Check] = {
+    "late_ap": _late_ap,
+    "gap": _gap,
+    "p_at_5": _p_at_5,
+    "ndcg_sensitivity": _ndcg_sensitivity,
+    "head_blind_spot": _head_blind_spot,
+    "sklearn_pooled": _sklearn_pooled,
+}
+#: The articles' functions a ``hits_as_r`` check can name.
+_ARTICLE_FUNCTIONS: dict[str, Callable[..., float]] = {
+    "article_000_map": article_000_map,
+    "article_001_map": article_001_map,
+}
+_SLIP_FIELDS = (
+    *("id", "article", "section", "quote", "gloss", "printed", "printed_words"),
+    *("verdict", "notebook", "check"),
 )
+_NOTEBOOK = re.compile(r"[0-9]{2}")
+
+
+def parse_slips(document: Any, *, source: str = "slips.json") -> dict[str, Slip]:
+    """Build the slips from a parsed ``slips.json``, checking every field.
+
+    The document is ``{"slips": [...]}``: each slip has an ``id``, the ``article`` and
+    ``section`` of its ``quote`` (the article's Chinese, verbatim), a ``gloss`` and a
+    ``verdict`` (English messages), what the article printed (``printed``, a figure or
+    code kept as it is, or ``printed_words``, a message), the two-digit ``notebook``
+    that teaches it, and the ``check`` that recomputes it: ``{"kind": "gap"}``, or
+    ``{"kind": "range", "measure": "RR"}``, or ``{"kind": "hits_as_r", "function":
+    "article_001_map", "label": ...}`` (the label a message).
+
+    Parameters
+    ----------
+    document : object
+        The parsed JSON.
+    source : str, default "slips.json"
+        The file's name, for the errors.
+
+    Returns
+    -------
+    dict of str to Slip
+        By id, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the JSON path of the first problem.
+
+    Examples
+    --------
+    >>> from mapteach.articles.loader import read_data
+    >>> from mapteach.articles.slips import parse_slips
+    >>> document = read_data("slips.json")
+    >>> parse_slips(document)["001_gap"].printed
+    '0.13'
+    >>> document["slips"][1]["printed_words"] = "a full 0.13 lower"
+    >>> parse_slips(document)
+    Traceback (most recent call last):
+    ...
+    ValueError: slips.json: slips[1]: needs exactly one of 'printed' and 'printed_words'.
+    """
+    read = Reader(source)
+    slips = {}
+    for where, node, name in read.records(document, "slips"):
+        read.node(node, where, _SLIP_FIELDS)
+        slips[name] = Slip(
+            name,
+            read.choice(node, "article", where, ARTICLES),
+            read.text(node, "section", where),
+            read.text(node, "quote", where),
+            read.text(node, "gloss", where),
+            _printed(read, node, where),
+            read.text(node, "verdict", where),
+            _notebook(read, node, where),
+            _check(read, node, where),
+        )
+    return slips
+
+
+def _printed(read: Reader, node: Mapping[str, Any], where: str) -> str:
+    """What the article printed: a figure (``printed``) or words (``printed_words``)."""
+    given = [key for key in ("printed", "printed_words") if key in node]
+    if len(given) != 1:
+        raise read.fail(where, tr("needs exactly one of 'printed' and 'printed_words'."))
+    return read.text(node, given[0], where)
+
+
+def _notebook(read: Reader, node: Mapping[str, Any], where: str) -> str:
+    notebook = read.text(node, "notebook", where)
+    if not _NOTEBOOK.fullmatch(notebook):
+        raise read.fail(
+            f"{where}.notebook",
+            tr("{value!r} is not a notebook's two digits, such as '05'.", value=notebook),
+        )
+    return notebook
+
+
+def _check(read: Reader, slip: Mapping[str, Any], where: str) -> Check:
+    """The computation a slip's ``check`` names, with its parameters."""
+    path = f"{where}.check"
+    node = read.node(read.get(slip, "check", dict, where), path)
+    kind = read.choice(node, "kind", path, [*_CHECKS, "range", "hits_as_r"])
+    if kind == "range":
+        read.node(node, path, ("kind", "measure"))
+        measure = read.text(node, "measure", path)
+        try:
+            parse_measure(measure)
+        except ValueError as error:
+            raise read.fail(f"{path}.measure", str(error)) from None
+        return _range(measure)
+    if kind == "hits_as_r":
+        read.node(node, path, ("kind", "function", "label"))
+        function = read.choice(node, "function", path, _ARTICLE_FUNCTIONS)
+        return _hits_as_r(_ARTICLE_FUNCTIONS[function], read.text(node, "label", path))
+    read.node(node, path, ("kind",))
+    return _CHECKS[kind]
+
 
 #: Every slip, by name (read-only).
-SLIPS: Mapping[str, Slip] = MappingProxyType({slip.name: slip for slip in _SLIPS})
+SLIPS: Mapping[str, Slip] = MappingProxyType(parse_slips(read_data("slips.json")))
 
 
 def get_slip(name: str) -> Slip:

@@ -22,7 +22,7 @@ from matplotlib.patches import Polygon, Rectangle
 
 from mapteach.i18n import tr
 from mapteach.metrics.curves import curve_arrays, interpolated_precision
-from mapteach.plots import ACCENT, IRRELEVANT, RELEVANT, _area_polygon, _language, _style
+from mapteach.plots import ACCENT, IRRELEVANT, RELEVANT, ap_area_outline, plot_language, style_axes
 
 __all__ = ["APBarsFigure", "BoardFigure"]
 
@@ -128,7 +128,20 @@ class _Blitter:
             self.canvas.draw_idle()
 
 
-class BoardFigure:
+class _BlittedDrawing:
+    """A figure in one language, drawn live (ipympl) or on plain Agg, whose artists are blitted."""
+
+    def __init__(
+        self, size: tuple[float, float], dpi: int, live: bool, lang: str | None, **margins: float
+    ) -> None:
+        self.lang = plot_language(lang)
+        self.figure = Figure(figsize=size, dpi=dpi)
+        self.figure.subplots_adjust(**margins)
+        self._blit = _Blitter(self.figure, live)
+        self.canvas = self._blit.canvas
+
+
+class BoardFigure(_BlittedDrawing):
     """The ranking board's picture: P@k at every rank, and the PR curve with AP's area.
 
     Parameters
@@ -141,28 +154,11 @@ class BoardFigure:
     """
 
     def __init__(self, *, live: bool = True, lang: str | None = None) -> None:
-        self.lang = lang = _language(lang)
-        self.figure = Figure(figsize=(7.6, 2.8), dpi=96)
-        self.figure.subplots_adjust(left=0.07, right=0.98, bottom=0.17, top=0.82, wspace=0.25)
+        super().__init__(
+            (7.6, 2.8), 96, live, lang, left=0.07, right=0.98, bottom=0.17, top=0.82, wspace=0.25
+        )
         self.ax_precision, self.ax_pr = self.figure.subplots(1, 2)
-        self._blit = _Blitter(self.figure, live)
-        self.canvas = self._blit.canvas
-        _style(
-            self.ax_precision,
-            tr("P@k at every rank (green: relevant)", lang=lang),
-            tr("rank k", lang=lang),
-            "P@k",
-            lang,
-        )
-        _style(
-            self.ax_pr,
-            tr("Precision-recall curve", lang=lang),
-            tr("recall", lang=lang),
-            tr("precision", lang=lang),
-            lang,
-        )
-        self.ax_precision.set_ylim(0, 1.05)
-        self.ax_pr.set(xlim=(0, 1.02), ylim=(0, 1.05))
+        self._style_axes()
         add = self._blit.add
         self.bars = add(PolyCollection([], linewidths=0))
         self.ax_precision.add_collection(self.bars)
@@ -173,6 +169,33 @@ class BoardFigure:
         add(self.sawtooth)
         (self.interpolated,) = self.ax_pr.plot([], [], color=ACCENT, lw=1.5, drawstyle="steps-pre")
         add(self.interpolated)
+        self._add_legends()
+        self._legend_shows: tuple[bool, bool] | None = None
+        self._length = -1
+
+    def _style_axes(self) -> None:
+        """Titles, labels and limits of the P@k axes and the PR axes."""
+        lang = self.lang
+        style_axes(
+            self.ax_precision,
+            tr("P@k at every rank (green: relevant)", lang=lang),
+            tr("rank k", lang=lang),
+            "P@k",
+            lang,
+        )
+        style_axes(
+            self.ax_pr,
+            tr("Precision-recall curve", lang=lang),
+            tr("recall", lang=lang),
+            tr("precision", lang=lang),
+            lang,
+        )
+        self.ax_precision.set_ylim(0, 1.05)
+        self.ax_pr.set(xlim=(0, 1.02), ylim=(0, 1.05))
+
+    def _add_legends(self) -> None:
+        """The PR curve's legend and the cutoff's, in the figure's language."""
+        lang = self.lang
         # the optional entry is the top row of a legend anchored below: hidden, it leaves no gap
         self.pr_legend = self.ax_pr.legend(
             [self.interpolated, self.sawtooth, self.area],
@@ -192,8 +215,6 @@ class BoardFigure:
             loc="upper right",
             frameon=False,
         )
-        self._legend_shows: tuple[bool, bool] | None = None
-        self._length = -1
 
     def _legend_only_drawn(self, *, cutoff: bool, interpolated: bool) -> None:
         """Show a legend entry only for what is drawn; redraw once when that changes."""
@@ -244,7 +265,7 @@ class BoardFigure:
         best = interpolated_precision(recall, precision)
         self.interpolated.set_data(np.r_[0.0, recall], np.r_[best[:1] if shown else 0.0, best])
         self.interpolated.set_visible(interpolated)
-        self.area.set_xy(_area_polygon(recall[y], precision[y]))
+        self.area.set_xy(ap_area_outline(recall[y], precision[y]))
         # a cutoff past the last rank falls outside the axes
         self._legend_only_drawn(
             cutoff=k is not None and k <= self._length, interpolated=interpolated
@@ -252,7 +273,7 @@ class BoardFigure:
         self._blit.refresh()
 
 
-class APBarsFigure:
+class APBarsFigure(_BlittedDrawing):
     """Per-query AP bars with a line at their mean (MAP), blitted like the board.
 
     Parameters
@@ -266,18 +287,14 @@ class APBarsFigure:
     """
 
     def __init__(self, names: Sequence[str], *, live: bool = True, lang: str | None = None) -> None:
-        self.lang = lang = _language(lang)
-        self.figure = Figure(figsize=(4.6, 2.8), dpi=100)
-        self.figure.subplots_adjust(left=0.14, right=0.97, bottom=0.16, top=0.86)
+        super().__init__((4.6, 2.8), 100, live, lang, left=0.14, right=0.97, bottom=0.16, top=0.86)
         self.ax = self.figure.subplots()
-        self._blit = _Blitter(self.figure, live)
-        self.canvas = self._blit.canvas
-        _style(
+        style_axes(
             self.ax,
-            tr("AP per query; the line is MAP", lang=lang),
-            tr("query", lang=lang),
+            tr("AP per query; the line is MAP", lang=self.lang),
+            tr("query", lang=self.lang),
             "AP",
-            lang,
+            self.lang,
         )
         self.ax.set_ylim(0, 1.12)
         positions = np.arange(len(names))

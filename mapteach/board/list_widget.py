@@ -1,19 +1,19 @@
-"""The ranking board: drag results, mark them relevant, and watch P@k, the PR curve and AP.
+"""The ranking list: one query's results to drag and mark relevant, with the AP of what is shown.
 
 ``RankingList`` is a small anywidget (``static/ranking_list.js``) whose synced
-traits are the only state. ``RankingBoard`` puts one list beside its trace table
-and above its plots; ``MultiQueryBoard`` shows several lists and their MAP.
+traits are the only state; the kernel checks every change and computes AP. It
+loads the single-query worked examples as presets. The boards of
+:mod:`mapteach.board.ranking_board` put it beside its trace table and plots.
 Introduced in ``06_playground``.
 
-Each board speaks the language current when it is made, or its ``lang=``, and keeps
-it: every label, heading, announcement and static picture. The browser's texts
-come from the ``texts`` trait, filled from the message catalogue.
+Each list speaks the language current when it is made, or its ``lang=``, and keeps
+it: every label, heading and announcement. The browser's texts come from the
+``texts`` trait, filled from the message catalogue.
 """
 
 from __future__ import annotations
 
 import numbers
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +25,7 @@ import traitlets
 from mapteach.articles.examples import EXAMPLES, RankingExample, get_example
 from mapteach.i18n import HTML_LANG, language, tr, widget_language
 from mapteach.metrics import average_precision
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.metrics.validation import as_labels, as_n_relevant
 
 __all__ = ["RankingError", "RankingList"]
 
@@ -84,23 +84,25 @@ class RankingError(traitlets.TraitError, ValueError):
     """
 
 
-def _single_query(name: str, lang: str | None = None) -> RankingExample:
+def single_query_example(name: str, lang: str | None = None) -> RankingExample:
+    """The worked example ``name``, which must be one query's ranking (not a MAP example).
+
+    A ValueError in ``lang`` (default: the current language) points a MAP example to
+    :class:`~mapteach.board.MultiQueryBoard`.
+
+    >>> single_query_example("003_b").n_relevant
+    3
+    >>> single_query_example("003_abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: '003_abc' has several queries; show it with MultiQueryBoard.
+    """
     example = get_example(name)
     if not isinstance(example, RankingExample):
         raise ValueError(
             tr("{name!r} has several queries; show it with MultiQueryBoard.", lang=lang, name=name)
         )
     return example
-
-
-def _bar_label(title: str) -> str:
-    """A title's lead, before any colon, short enough to go under a bar (``"Query A"``).
-
-    >>> _bar_label("Query A: relevant near the top"), _bar_label("查询 A：相关结果靠前")
-    ('Query A', '查询 A')
-    """
-    lead = title.partition(":")[0].partition("：")[0]
-    return textwrap.shorten(lead, width=28, placeholder="…")
 
 
 def _doc_title(doc: str, lang: str | None) -> str:
@@ -436,7 +438,7 @@ class RankingList(anywidget.AnyWidget):
         The cutoff goes back to 0 (none); the interpolated-curve toggle stays as it is.
         """
         with language(self.lang):
-            example = _single_query(name)
+            example = single_query_example(name)
             title = tr(example.title)
             query_name = tr("Article {article} · {title}", article=example.article, title=title)
         self._origin = _Origin(

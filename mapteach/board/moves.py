@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.metrics.validation import as_labels, as_n_relevant
 
 __all__ = ["MOVE_HEADERS", "MoveTable", "best_single_moves", "single_moves"]
 

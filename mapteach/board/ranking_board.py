@@ -4,6 +4,7 @@ with their figures, readouts and trace beside the draggable list.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -15,7 +16,7 @@ import traitlets
 
 from mapteach.articles.examples import MapExample, get_example
 from mapteach.board.board_plots import APBarsFigure, BoardFigure
-from mapteach.board.list_widget import RankingList, _bar_label, _single_query
+from mapteach.board.list_widget import RankingList, single_query_example
 from mapteach.explain.ap_trace import explain_table, trace_ap
 from mapteach.explain.trace_display import trace_html
 from mapteach.i18n import HTML_LANG, language, tr, widget_language
@@ -53,6 +54,16 @@ class Readout(anywidget.AnyWidget):
     value = traitlets.Float(0.0).tag(sync=True)
     label = traitlets.Unicode("").tag(sync=True)
     testid = traitlets.Unicode("readout").tag(sync=True)
+
+
+def _bar_label(title: str) -> str:
+    """A title's lead, before any colon, short enough to go under a bar (``"Query A"``).
+
+    >>> _bar_label("Query A: relevant near the top"), _bar_label("查询 A：相关结果靠前")
+    ('Query A', '查询 A')
+    """
+    lead = title.partition(":")[0].partition("：")[0]
+    return textwrap.shorten(lead, width=28, placeholder="…")
 
 
 def _static(picture: str, html: str, note: str, lang: str) -> str:
@@ -126,7 +137,7 @@ class RankingBoard(_StaticFallbackBox):
             self.ranking = RankingList.from_example(example, lang=self.lang)
         else:
             if labels is None:
-                default = _single_query("003_a", self.lang)
+                default = single_query_example("003_a", self.lang)
                 labels, n_relevant = default.labels, default.n_relevant
             self.ranking = RankingList(
                 labels, titles=titles, docs=docs, n_relevant=n_relevant, k=k, lang=self.lang

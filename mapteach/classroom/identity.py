@@ -12,14 +12,16 @@ __all__ = ["forget_learner", "learner"]
 LEARNER_VARIABLE = "MAPTEACH_LEARNER"
 
 
-#: What :func:`learner` and :func:`set_progress_file` set (None: the environment decides).
-_state: dict[str, Any] = {"learner": None, "file": None}
+#: What :func:`learner` set (None: the environment decides).
+_state: dict[str, Any] = {"learner": None}
 
 
-# --- who and where ---------------------------------------------------------------------
+def check_name(name: object) -> str:
+    """A learner's name, stripped; a ValueError for anything but a non-empty string.
 
-
-def _check_name(name: object) -> str:
+    >>> check_name("  ada ")
+    'ada'
+    """
     if not isinstance(name, str) or not name.strip():
         raise ValueError(
             tr("The learner's name must be a non-empty string; got {name!r}.", name=name)
@@ -27,7 +29,8 @@ def _check_name(name: object) -> str:
     return name.strip()
 
 
-def _current_learner() -> str | None:
+def current_learner() -> str | None:
+    """The learner set by :func:`learner`, else ``MAPTEACH_LEARNER``, else None."""
     if _state["learner"] is not None:
         return str(_state["learner"])
     return os.environ.get(LEARNER_VARIABLE, "").strip() or None
@@ -70,8 +73,8 @@ def learner(name: str | None = None) -> str | None:
     True
     """
     if name is not None:
-        _state["learner"] = _check_name(name)
-    return _current_learner()
+        _state["learner"] = check_name(name)
+    return current_learner()
 
 
 def forget_learner() -> None:

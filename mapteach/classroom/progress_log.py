@@ -3,12 +3,13 @@
 Each time an exercise checks an answer, :func:`record_check` appends one line::
 
     {"learner": "ada", "notebook": "03_average_precision_by_hand", "exercise": "ap-1",
-     "answer": "0.8056", "verdict": "correct", "time": "2026-11-30T14:00:00+00:00"}
+     "answer": "0.8056", "verdict": "correct", "time": "2026-11-30T14:00:00Z"}
 
 Every field is a string: ``verdict`` is one of :data:`VERDICTS`, ``time`` is ISO 8601
-in UTC with whole seconds and its time zone. :func:`progress` turns the lines into one
-row per exercise (attempts, last answer, passed or pending); an instructor merges the
-files the learners hand in with :func:`merge_progress` or ``python -m mapteach progress``.
+in UTC with whole seconds and ``Z`` (files written before, with ``+00:00``, read the
+same). :func:`progress` turns the lines into one row per exercise (attempts, last
+answer, passed or pending); an instructor merges the files the learners hand in with
+:func:`merge_progress` or ``python -m mapteach progress``.
 
 Who and where
 -------------
@@ -20,27 +21,20 @@ Who and where
   ``MAPTEACH_PROGRESS`` or :func:`set_progress_file` names another. Its folder is
   created when the first check is recorded.
 
-Writing
--------
-The file is opened with ``O_APPEND | O_CREAT`` and each check is written with one
-``os.write`` and then flushed to disk (``os.fsync``): appends from several processes
-(two notebooks open at once) never interleave, and nothing already in the file is
-ever changed, truncated or rewritten. On POSIX systems an advisory lock (``flock``)
-also keeps the repair below to one writer at a time.
+Writing and reading
+-------------------
+The file is an append-only log (:mod:`mapteach.log`): each check is appended with one
+``os.write`` under the file's lock and flushed to disk, so two notebooks open at once
+never mix their lines, and nothing already in the file is ever changed.
 
-Reading, and never silently losing a line
------------------------------------------
 - A line that is not JSON (or not UTF-8), has missing, extra or non-string fields, an
   unknown verdict, or a time that is not ISO 8601 with a time zone is a ``ValueError``
   naming the file and the line (1-based); with ``skip_corrupt=True`` it is a
   :class:`CorruptLineWarning` naming them, and the line is skipped.
-- The **last** line, when it has no newline after it and cannot be read, is a write
-  cut short (a crash, a full disk): a :class:`TruncatedLineWarning` naming the file
-  and line, and the line is ignored.
-- The next append first ends such a line with a newline and writes a repair note,
-  ``{"repairs_line": N, "time": ...}``, before its record (in the same ``os.write``),
-  so the new record has a line of its own. Reading skips the notes and keeps warning
-  about (and ignoring) the cut lines they name.
+- The **last** line, when no newline ends it and it cannot be read, is a write cut
+  short (a crash, a full disk): a :class:`TruncatedLineWarning` naming the file and
+  line, and the line is ignored. The next check first ends it, with a repair note,
+  so its record has a line of its own; reading keeps warning about the cut line.
 - Blank lines hold no check and are skipped.
 
 Examples
@@ -59,18 +53,17 @@ Examples
 
 from __future__ import annotations
 
-import json
 import os
-import sys
-import warnings
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-import mapteach.judging.judgments as judgments_store
-from mapteach.classroom.identity import _check_name, _current_learner, _state
-from mapteach.i18n import tr
+import mapteach.log as log
+from mapteach.classroom.identity import check_name, current_learner
+from mapteach.i18n import N_, tr
+from mapteach.log import CorruptLineWarning, TruncatedLineWarning
+from mapteach.sources import source_name
 
 __all__ = [
     "FIELDS",
@@ -84,9 +77,6 @@ __all__ = [
     "record_check",
     "set_progress_file",
 ]
-
-if sys.platform != "win32":
-    import fcntl
 
 
 if TYPE_CHECKING:
@@ -119,17 +109,8 @@ FILE_VARIABLE = "MAPTEACH_PROGRESS"
 
 
 DEFAULT_FILE = Path("~") / ".mapteach" / "progress.jsonl"
-
-
-_REPAIR = ("repairs_line", "time")
-
-
-class TruncatedLineWarning(judgments_store.TruncatedLineWarning):
-    """The progress file's last line was cut short while it was written; it is ignored."""
-
-
-class CorruptLineWarning(UserWarning):
-    """A line of a progress file could not be read and was skipped (``skip_corrupt=True``)."""
+#: What :func:`set_progress_file` set (None: the environment decides).
+_file: dict[str, Path | None] = {"path": None}
 
 
 def set_progress_file(path: str | os.PathLike[str] | None) -> Path:
@@ -148,7 +129,7 @@ def set_progress_file(path: str | os.PathLike[str] | None) -> Path:
     >>> set_progress_file(None) == progress_file()
     True
     """
-    _state["file"] = None if path is None else Path(path).expanduser()
+    _file["path"] = None if path is None else Path(path).expanduser()
     return progress_file()
 
 
@@ -162,17 +143,13 @@ def progress_file() -> Path:
     >>> progress_file().name if "MAPTEACH_PROGRESS" not in os.environ else "progress.jsonl"
     'progress.jsonl'
     """
-    if _state["file"] is not None:
-        return Path(_state["file"])
+    if _file["path"] is not None:
+        return Path(_file["path"])
     configured = os.environ.get(FILE_VARIABLE, "")
     return Path(configured or DEFAULT_FILE).expanduser()
 
 
 # --- writing -----------------------------------------------------------------------------
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def _text_field(field: str, value: object, *, empty: bool = False) -> str:
@@ -200,29 +177,6 @@ def _check_verdict(verdict: object) -> str:
             )
         )
     return str(verdict)
-
-
-def _encode(record: dict[str, Any]) -> bytes:
-    """One JSON line; characters UTF-8 cannot hold (lone surrogates) are escaped."""
-    try:
-        return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-    except UnicodeEncodeError:
-        return (json.dumps(record) + "\n").encode("ascii")
-
-
-def _cut_line(fd: int) -> int | None:
-    """The number of the file's last line if no newline ends it (else None)."""
-    size = os.fstat(fd).st_size
-    if size == 0:
-        return None
-    os.lseek(fd, size - 1, os.SEEK_SET)
-    if os.read(fd, 1) == b"\n":
-        return None
-    os.lseek(fd, 0, os.SEEK_SET)
-    newlines = 0
-    while chunk := os.read(fd, 1 << 20):
-        newlines += chunk.count(b"\n")
-    return newlines + 1
 
 
 def record_check(
@@ -266,10 +220,10 @@ def record_check(
     Notes
     -----
     The line goes in with a single ``os.write`` on a file opened with
-    ``O_APPEND | O_CREAT`` and is then ``fsync``-ed, so processes appending at the
-    same time never mix their lines. If the file's last line was cut short, it is
-    first ended, with a repair note (see the module notes). Nothing already in the
-    file is ever changed.
+    ``O_APPEND | O_CREAT``, under the file's lock, and is then ``fsync``-ed, so
+    processes appending at the same time never mix their lines. If the file's last
+    line was cut short, it is first ended, with a repair note (see
+    :mod:`mapteach.log`). Nothing already in the file is ever changed.
 
     Examples
     --------
@@ -277,217 +231,77 @@ def record_check(
     >>> from mapteach.classroom import record_check
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "new folder" / "progress.jsonl"
     >>> record = record_check("04_map", "map-1", "0.5", "incorrect", learner="李雷", path=path)
-    >>> record["learner"], record["verdict"], record["time"].endswith("+00:00")
+    >>> record["learner"], record["verdict"], record["time"].endswith("Z")
     ('李雷', 'incorrect', True)
     >>> print(path.read_text(encoding="utf-8").replace(record["time"], "TIME"), end="")
     {"learner": "李雷", "notebook": "04_map", "exercise": "map-1", "answer": "0.5", \
 "verdict": "incorrect", "time": "TIME"}
     """
-    who = (_current_learner() or "") if learner is None else _check_name(learner)
+    who = (current_learner() or "") if learner is None else check_name(learner)
     record = {
         "learner": who,
         "notebook": _text_field("notebook", notebook),
         "exercise": _text_field("exercise", exercise),
         "answer": _text_field("answer", answer, empty=True),
         "verdict": _check_verdict(verdict),
-        "time": _now(),
+        "time": log.now(),
     }
-    target = progress_file() if path is None else Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    created = not target.exists()
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
-    fd = os.open(target, flags, 0o666)
-    try:
-        if sys.platform != "win32":
-            fcntl.flock(fd, fcntl.LOCK_EX)  # one writer at a time checks for a cut line
-        cut = _cut_line(fd)
-        data = _encode(record)
-        if cut is not None:
-            data = b"\n" + _encode({"repairs_line": cut, "time": record["time"]}) + data
-        written = os.write(fd, data)  # O_APPEND: at the end, whatever lseek did above
-        if written != len(data):
-            raise OSError(
-                tr(
-                    "{file}: only {written} of {size} bytes of the check were written "
-                    "(is the disk full?).",
-                    file=os.fsdecode(target),
-                    written=written,
-                    size=len(data),
-                )
-            )
-        os.fsync(fd)
-    finally:
-        os.close(fd)  # also releases the lock
-    if created and sys.platform != "win32":
-        try:  # make the new file's name durable too
-            folder = os.open(target.parent, os.O_RDONLY)
-            try:
-                os.fsync(folder)
-            finally:
-                os.close(folder)
-        except OSError:
-            pass
+    log.append(progress_file() if path is None else Path(path).expanduser(), record, PROGRESS)
     return record
 
 
 # --- reading -----------------------------------------------------------------------------
 
 
-def _name(source: Any) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fsdecode(source)
-    name = getattr(source, "name", None)
-    if isinstance(name, bytes):
-        return os.fsdecode(name)
-    return name if isinstance(name, str) else "<stream>"
-
-
-def _slurp(source: Any, name: str, missing_ok: bool) -> bytes:
-    if not isinstance(source, (str, os.PathLike)):
-        data = source.read()
-        return data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    try:
-        return Path(source).expanduser().read_bytes()
-    except FileNotFoundError:
-        if missing_ok:
-            return b""
-        raise ValueError(tr("{file}: no such progress file.", file=name)) from None
-    except IsADirectoryError:
-        raise ValueError(tr("{file}: is a directory, not a progress file.", file=name)) from None
-    except OSError as error:
-        raise ValueError(
-            tr(
-                "{file}: cannot read the progress file ({reason}).",
-                file=name,
-                reason=error.strerror,
-            )
-        ) from None
-
-
-def _parse_time(text: str) -> datetime | None:
-    """The time, if ``text`` is ISO 8601 with a time zone (``Z`` is UTC); else None."""
-    try:
-        stamp = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    except ValueError:
-        return None
-    return stamp if stamp.tzinfo is not None else None
-
-
-def _problem(record: Any, file: str, line: int) -> str | None:
-    """Why ``record`` (line ``line`` of ``file``) is not a check, or None if it is one."""
-    if not isinstance(record, dict):
-        return tr(
-            "{file}, line {line}: expected a JSON object, got {kind}.",
-            file=file,
-            line=line,
-            kind=type(record).__name__,
-        )
-    if set(record) != set(FIELDS):
-        return tr(
-            "{file}, line {line}: not a check (missing fields {missing}, unknown fields {extra}).",
-            file=file,
-            line=line,
-            missing=sorted(set(FIELDS) - set(record)),
-            extra=sorted(set(record) - set(FIELDS)),
-        )
+def _check_fields(record: Any, where: str) -> None:
+    """Raise unless ``record`` is an object with exactly the fields of a check, all strings."""
+    log.check_object(
+        record,
+        where,
+        FIELDS,
+        N_("{where}: not a check (missing fields {missing}, unknown fields {extra})."),
+    )
     for field in FIELDS:
         if not isinstance(record[field], str):
-            return tr(
-                "{file}, line {line}: field {field!r} is {kind} {value!r}, not a string.",
-                file=file,
-                line=line,
-                field=field,
-                kind=type(record[field]).__name__,
-                value=record[field],
+            raise ValueError(
+                tr(
+                    "{where}: field {field!r} is {kind} {value!r}, not a string.",
+                    where=where,
+                    field=field,
+                    kind=type(record[field]).__name__,
+                    value=record[field],
+                )
             )
+
+
+def _check(record: Any, where: str) -> dict[str, str]:
+    """The check ``record`` (at ``where``, a file and line) holds; a ValueError if none."""
+    _check_fields(record, where)
     for field in ("notebook", "exercise"):
         if not record[field].strip():
-            return tr(
-                "{file}, line {line}: field {field!r} is empty.", file=file, line=line, field=field
-            )
+            raise ValueError(tr("{where}: field {field!r} is empty.", where=where, field=field))
     if record["verdict"] not in VERDICTS:
-        return tr(
-            "{file}, line {line}: verdict {verdict!r} is not one of {verdicts}.",
-            file=file,
-            line=line,
-            verdict=record["verdict"],
-            verdicts=", ".join(VERDICTS),
-        )
-    if _parse_time(record["time"]) is None:
-        return tr(
-            "{file}, line {line}: time {time!r} is not ISO 8601 with a time zone.",
-            file=file,
-            line=line,
-            time=record["time"],
-        )
-    return None
-
-
-def _is_repair(record: Any) -> bool:
-    return (
-        isinstance(record, dict)
-        and set(record) == set(_REPAIR)
-        and isinstance(record["repairs_line"], int)
-        and not isinstance(record["repairs_line"], bool)
-    )
-
-
-def _checks(data: bytes, name: str, skip_corrupt: bool) -> list[tuple[int, dict[str, str]]]:
-    """(line number, record) for every check in the file's bytes; see the module notes."""
-    lines = data.split(b"\n")
-    parsed: list[tuple[int, Any, str | None]] = []  # (number, record, why it is unreadable)
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():  # blank, or the empty piece after the final newline
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            problem = tr(
-                "{file}, line {line}: not UTF-8 (byte {byte}).",
-                file=name,
-                line=number,
-                byte=error.start + 1,
+        raise ValueError(
+            tr(
+                "{where}: verdict {verdict!r} is not one of {verdicts}.",
+                where=where,
+                verdict=record["verdict"],
+                verdicts=", ".join(VERDICTS),
             )
-            parsed.append((number, None, problem))
-            continue
-        try:
-            parsed.append((number, json.loads(text), None))
-        except json.JSONDecodeError as error:
-            detail = f"{error.msg}: line 1 column {error.colno}"  # json's words, untranslated
-            problem = tr(
-                "{file}, line {line}: not JSON ({detail}).", file=name, line=number, detail=detail
-            )
-            parsed.append((number, None, problem))
-    repaired = {record["repairs_line"] for _, record, _ in parsed if _is_repair(record)}
-    last = len(lines)  # the line no newline ends (empty if the file ends with one)
-    checks: list[tuple[int, dict[str, str]]] = []
-    for number, record, unreadable in parsed:
-        if unreadable is not None and (number == last or number in repaired):
-            warnings.warn(
-                tr(
-                    "{file}, line {line}: cut short (a write that did not finish); ignored. "
-                    "Check that answer again.",
-                    file=name,
-                    line=number,
-                ),
-                TruncatedLineWarning,
-                stacklevel=3,
-            )
-            continue
-        if unreadable is None and _is_repair(record):
-            continue
-        reason = unreadable if unreadable is not None else _problem(record, name, number)
-        if reason is None:
-            checks.append((number, record))
-            continue
-        if not skip_corrupt:
-            raise ValueError(reason)
-        warnings.warn(
-            tr("{problem} The line is skipped.", problem=reason),
-            CorruptLineWarning,
-            stacklevel=3,
         )
-    return checks
+    if log.parse_time(record["time"]) is None:
+        raise ValueError(
+            tr(
+                "{where}: time {time!r} is not ISO 8601 with a time zone.",
+                where=where,
+                time=record["time"],
+            )
+        )
+    return {field: record[field] for field in FIELDS}
+
+
+#: What a progress file holds, for :mod:`mapteach.log`.
+PROGRESS = log.Schema(N_("progress"), _check, N_("Check that answer again."))
 
 
 def _frame(rows: list[dict[str, Any]], columns: Iterable[str]) -> pd.DataFrame:
@@ -558,11 +372,11 @@ def read_progress(
 
 def _read(sources: Iterable[Any], skip_corrupt: bool, missing_ok: bool) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
-    for source in sources:
-        name = _name(source)
-        data = _slurp(source, name, missing_ok)
-        for number, record in _checks(data, name, skip_corrupt):
-            rows.append({**record, "file": name, "line": number})
+    for given in sources:
+        source = Path(given).expanduser() if isinstance(given, (str, os.PathLike)) else given
+        name = source_name(source)
+        checks = log.read(source, PROGRESS, skip_corrupt=skip_corrupt, missing_ok=missing_ok)
+        rows.extend({**record, "file": name, "line": number} for number, record in checks)
     table = _frame(rows, [*FIELDS, "file", "line"])
     return table.astype({**dict.fromkeys([*FIELDS, "file"], "str"), "line": "int64"})
 
@@ -575,7 +389,7 @@ def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
     import pandas as pd
 
     # every time was checked when it was read, so none is None
-    times = [_parse_time(text) or datetime.min for text in checks["time"]]
+    times = [log.parse_time(text) or datetime.min for text in checks["time"]]
     stamps = pd.to_datetime(times, utc=True)
     ordered = checks.assign(_stamp=stamps).sort_values("_stamp", kind="stable")
     rows: dict[tuple[str, ...], dict[str, Any]] = {}
@@ -660,7 +474,7 @@ def progress(
     """
     import pandas as pd
 
-    who = (_current_learner() or "") if learner is None else learner
+    who = (current_learner() or "") if learner is None else learner
     if not isinstance(who, str):
         raise ValueError(
             tr("The learner's name must be a non-empty string; got {name!r}.", name=who)

@@ -4,11 +4,7 @@ topic, learner variants and the collector the answer key uses.
 Every public name of the package, imported on first use from the module that defines it.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
-from mapteach._lazy import load
+from mapteach._lazy import public_path
 
 #: Each public name and the module of this package that defines it.
 EXPORTS = {
@@ -50,12 +46,4 @@ EXPORTS = {
     "variant_rng": "variants",
     "wrong_answers": "misconceptions_beyond",
 }
-__all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    return load(__name__, EXPORTS, name)
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__, __all__ = public_path(__name__, EXPORTS)

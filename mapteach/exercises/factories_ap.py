@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from html import escape
 
@@ -10,7 +11,7 @@ from mapteach.exercises.misconceptions import (
     MAP_MISCONCEPTIONS,
     PRECISION_MISCONCEPTIONS,
 )
-from mapteach.exercises.variants import _variant
+from mapteach.exercises.variants import variant_rankings
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.ap_trace import explain_ap, explain_table, trace_ap
 from mapteach.explain.trace_display import trace_html
@@ -20,7 +21,7 @@ from mapteach.metrics import (
     mean_average_precision,
     precision_at_k,
 )
-from mapteach.metrics._validation import as_labels
+from mapteach.metrics.validation import as_labels
 
 __all__ = ["ap_exercise", "map_exercise", "precision_exercise"]
 
@@ -57,17 +58,10 @@ def ap_exercise(
     (True, 'incomplete')
     """
     lang = widget_language(lang)
-    [labels], prompt = _variant(
-        [labels], prompt, key, lambda y: _ap_wrong(y, n_relevant, k), decimals, k
-    )
+    scores = functools.partial(_ap_scores, n_relevant=n_relevant, k=k)
+    [labels], prompt = variant_rankings([labels], prompt, key, scores, decimals, k)
     with language(lang):
-        answer = average_precision(labels, n_relevant=n_relevant, k=k)
-        name = "AP" if k is None else f"AP@{k}"
-        wrong = [
-            (m.name, m.compute(labels, n_relevant=n_relevant, k=k), m.explanation)
-            for m in AP_MISCONCEPTIONS
-            if m.applies(k)
-        ]
+        answer, wrong = scores(labels)
         table = trace_ap(labels, n_relevant=n_relevant, k=k)
         explanation = explain_table(table)
         default = tr(
@@ -75,20 +69,19 @@ def ap_exercise(
             "Give {decimals} decimals or a fraction.",
             labels=as_labels(labels).astype(int).tolist(),
             r=table.attrs["n_relevant"],
-            measure=name,
+            measure="AP" if k is None else f"AP@{k}",
             decimals=decimals,
         )
         solution = (
             trace_html(table, caption=str(explanation)) + f"<p>{escape(explanation.note)}</p>"
         )
-        hint = N_("Trace it rank by rank, or open the solution.")
-    return NumberExercise(
+    return NumberExercise.from_scores(
         prompt or default,
-        answer,
-        wrong,
+        (answer, wrong),
+        {m.name: m.explanation for m in AP_MISCONCEPTIONS},
         solution,
         decimals=decimals,
-        hint=hint,
+        hint=N_("Trace it rank by rank, or open the solution."),
         lang=lang,
         key=key,
     )
@@ -116,15 +109,10 @@ def precision_exercise(
     "divided by the list's length"
     """
     lang = widget_language(lang)
-    [labels], _ = _variant(
-        [labels], None, key, lambda y: _precision_wrong(y, n_relevant, k), decimals, k
-    )
+    scores = functools.partial(_precision_scores, n_relevant=n_relevant, k=k)
+    [labels], _ = variant_rankings([labels], None, key, scores, decimals, k)
     with language(lang):
-        answer = precision_at_k(labels, k)
-        wrong = [
-            (m.name, m.compute(labels, n_relevant=n_relevant, k=k), m.explanation)
-            for m in PRECISION_MISCONCEPTIONS
-        ]
+        answer, wrong = scores(labels)
         y = as_labels(labels).astype(int).tolist()
         hits = sum(y[:k])
         solution = tr(
@@ -151,8 +139,14 @@ def precision_exercise(
                 decimals=decimals,
             )
         )
-    return NumberExercise(
-        prompt, answer, wrong, f"<p>{solution}</p>", decimals=decimals, lang=lang, key=key
+    return NumberExercise.from_scores(
+        prompt,
+        (answer, wrong),
+        {m.name: m.explanation for m in PRECISION_MISCONCEPTIONS},
+        f"<p>{solution}</p>",
+        decimals=decimals,
+        lang=lang,
+        key=key,
     )
 
 
@@ -178,15 +172,11 @@ def map_exercise(
     'skip instead of zero'
     """
     lang = widget_language(lang)
-    rankings, prompt = _variant(
-        rankings, prompt, key, lambda *ys: _map_wrong(ys, n_relevant), decimals, None
+    rankings, prompt = variant_rankings(
+        rankings, prompt, key, lambda *ys: _map_scores(ys, n_relevant), decimals, None
     )
     with language(lang):
-        answer = mean_average_precision(rankings, n_relevant=n_relevant)
-        wrong = [
-            (m.name, m.compute(rankings, n_relevant=n_relevant), m.explanation)
-            for m in MAP_MISCONCEPTIONS
-        ]
+        answer, wrong = _map_scores(rankings, n_relevant)
         totals = list(n_relevant) if n_relevant is not None else [None] * len(rankings)
         lines = "".join(
             "<li>"
@@ -214,41 +204,46 @@ def map_exercise(
             queries=queries,
             decimals=decimals,
         )
-        hint = N_("Trace each query's AP first, or open the solution.")
-    return NumberExercise(
+    return NumberExercise.from_scores(
         prompt or default,
-        answer,
-        wrong,
+        (answer, wrong),
+        {m.name: m.explanation for m in MAP_MISCONCEPTIONS},
         f"<ul>{lines}</ul><p>{mean}</p>",
         decimals=decimals,
-        hint=hint,
+        hint=N_("Trace each query's AP first, or open the solution."),
         lang=lang,
         key=key,
     )
 
 
-def _ap_wrong(
-    labels: Sequence[int], n_relevant: int | None, k: int | None
+def _ap_scores(
+    labels: Sequence[int | bool], n_relevant: int | None, k: int | None
 ) -> tuple[float, dict[str, float]]:
+    """AP (or AP@k), and the value of each mistake that can be made with this cutoff."""
+    answer = average_precision(labels, n_relevant=n_relevant, k=k)
     wrong = {
         m.name: m.compute(labels, n_relevant=n_relevant, k=k)
         for m in AP_MISCONCEPTIONS
         if m.applies(k)
     }
-    return average_precision(labels, n_relevant=n_relevant, k=k), wrong
+    return answer, wrong
 
 
-def _precision_wrong(
-    labels: Sequence[int], n_relevant: int | None, k: int
+def _precision_scores(
+    labels: Sequence[int | bool], n_relevant: int | None, k: int
 ) -> tuple[float, dict[str, float]]:
+    """P@k, and the value of each mistake."""
+    answer = precision_at_k(labels, k)
     wrong = {
         m.name: m.compute(labels, n_relevant=n_relevant, k=k) for m in PRECISION_MISCONCEPTIONS
     }
-    return precision_at_k(labels, k), wrong
+    return answer, wrong
 
 
-def _map_wrong(
-    rankings: Sequence[Sequence[int]], n_relevant: Sequence[int | None] | None
+def _map_scores(
+    rankings: Sequence[Sequence[int | bool]], n_relevant: Sequence[int | None] | None
 ) -> tuple[float, dict[str, float]]:
+    """MAP, and the value of each mistake."""
+    answer = mean_average_precision(rankings, n_relevant=n_relevant)
     wrong = {m.name: m.compute(rankings, n_relevant=n_relevant) for m in MAP_MISCONCEPTIONS}
-    return mean_average_precision(rankings, n_relevant=n_relevant), wrong
+    return answer, wrong

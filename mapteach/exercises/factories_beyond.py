@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mapteach.exercises.misconceptions_beyond import GMAP_MISCONCEPTIONS, RPREC_MISCONCEPTIONS
-from mapteach.exercises.variants import _variant
+from mapteach.exercises.variants import variant_rankings
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.pr_table import pr_curve
 from mapteach.i18n import language, tr, widget_language
@@ -14,13 +14,14 @@ from mapteach.metrics import (
     geometric_mean,
     r_precision,
 )
-from mapteach.metrics._validation import as_k, as_labels
 from mapteach.metrics.gmap import GM_FLOOR
+from mapteach.metrics.validation import as_k, as_labels
 
 __all__ = ["gmap_exercise", "r_precision_exercise"]
 
 
 def _r_precision_scores(labels: Sequence[int], n_relevant: int) -> tuple[float, dict[str, float]]:
+    """R-precision, and the value of each mistake."""
     wrong = {m.name: m.compute(labels, n_relevant=n_relevant) for m in RPREC_MISCONCEPTIONS}
     return r_precision(labels, n_relevant=n_relevant), wrong
 
@@ -48,7 +49,7 @@ def r_precision_exercise(
     (0.5, 'P@10 for R-precision')
     """
     lang = widget_language(lang)
-    [labels], _ = _variant(
+    [labels], _ = variant_rankings(
         [labels], None, key, lambda y: _r_precision_scores(y, n_relevant), decimals, n_relevant
     )
     with language(lang):
@@ -72,11 +73,10 @@ def r_precision_exercise(
             rprec=answer,
         )
         table = pr_curve(y, n_relevant=n_relevant).round(4).to_html(index=False)
-    misconceptions = [(m.name, wrong[m.name], m.explanation) for m in RPREC_MISCONCEPTIONS]
-    return NumberExercise(
+    return NumberExercise.from_scores(
         prompt,
-        answer,
-        misconceptions,
+        (answer, wrong),
+        {m.name: m.explanation for m in RPREC_MISCONCEPTIONS},
         f"<p>{solution}</p>{table}",
         decimals=decimals,
         lang=lang,
@@ -84,9 +84,29 @@ def r_precision_exercise(
     )
 
 
-def _gmap_scores(rankings: Sequence[Sequence[int]]) -> tuple[float, dict[str, float]]:
-    aps = [average_precision(y, n_relevant=1) for y in rankings]
+def _one_relevant_aps(rankings: Sequence[Sequence[int]]) -> list[float]:
+    """The AP of each ranking of a query with one relevant document."""
+    return [average_precision(y, n_relevant=1) for y in rankings]
+
+
+def _gmap_scores(aps: Sequence[float]) -> tuple[float, dict[str, float]]:
+    """GMAP of the APs, and the value of each mistake."""
     return geometric_mean(aps), {m.name: m.compute(aps) for m in GMAP_MISCONCEPTIONS}
+
+
+def _check_ranks(ranks: Sequence[int | None], depth: int) -> None:
+    """Raise unless each rank is a whole number from 1 to ``depth``, or None."""
+    for index, rank in enumerate(ranks):
+        if rank is not None and not (isinstance(rank, int) and 1 <= rank <= depth):
+            raise ValueError(
+                tr(
+                    "ranks[{index}] is {rank!r}; a rank must be a whole number from 1 to "
+                    "{depth}, or None for a query that found nothing.",
+                    index=index,
+                    rank=rank,
+                    depth=depth,
+                )
+            )
 
 
 def gmap_exercise(
@@ -116,22 +136,14 @@ def gmap_exercise(
     lang = widget_language(lang)
     with language(lang):
         depth = as_k(depth, name="depth")
-        for index, rank in enumerate(ranks):
-            if rank is not None and not (isinstance(rank, int) and 1 <= rank <= depth):
-                raise ValueError(
-                    tr(
-                        "ranks[{index}] is {rank!r}; a rank must be a whole number from 1 to "
-                        "{depth}, or None for a query that found nothing.",
-                        index=index,
-                        rank=rank,
-                        depth=depth,
-                    )
-                )
+        _check_ranks(ranks, depth)
     lists = [[int(i == rank) for i in range(1, depth + 1)] for rank in ranks]
-    lists, _ = _variant(lists, None, key, lambda *ys: _gmap_scores(ys), decimals, None)
+    lists, _ = variant_rankings(
+        lists, None, key, lambda *ys: _gmap_scores(_one_relevant_aps(ys)), decimals, None
+    )
     found = [y.index(1) + 1 if 1 in y else None for y in lists]
-    answer, wrong = _gmap_scores(lists)
-    aps = [average_precision(y, n_relevant=1) for y in lists]
+    aps = _one_relevant_aps(lists)
+    answer, wrong = _gmap_scores(aps)
     with language(lang):
         found_at = ", ".join(
             tr("{rank} ({query})", rank=rank, query=f"q{number}")
@@ -157,7 +169,12 @@ def gmap_exercise(
             gmap=answer,
             map=sum(aps) / len(aps),
         )
-    misconceptions = [(m.name, wrong[m.name], m.explanation) for m in GMAP_MISCONCEPTIONS]
-    return NumberExercise(
-        prompt, answer, misconceptions, f"<p>{solution}</p>", decimals=decimals, lang=lang, key=key
+    return NumberExercise.from_scores(
+        prompt,
+        (answer, wrong),
+        {m.name: m.explanation for m in GMAP_MISCONCEPTIONS},
+        f"<p>{solution}</p>",
+        decimals=decimals,
+        lang=lang,
+        key=key,
     )

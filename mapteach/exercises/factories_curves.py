@@ -5,11 +5,11 @@ from __future__ import annotations
 import fractions
 from collections.abc import Sequence
 
-from mapteach.exercises.variants import _variant
+from mapteach.exercises.variants import variant_rankings
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.pr_table import pr_curve
 from mapteach.i18n import N_, language, tr, widget_language
-from mapteach.metrics._validation import as_labels
+from mapteach.metrics.validation import as_labels
 
 __all__ = ["interpolated_precision_exercise"]
 
@@ -22,6 +22,8 @@ _BEST_ANYWHERE = N_("took the best precision anywhere in the list")
 def _interpolated_scores(
     labels: Sequence[int], n_relevant: int | None, level: float
 ) -> tuple[float, dict[str, float], int]:
+    """Interpolated precision at recall ``level``, each mistake's value, and the first rank
+    that reaches the level."""
     curve = pr_curve(labels, n_relevant=n_relevant)
     first = curve[curve["recall"] >= level - 1e-12].iloc[0]
     wrong = {_RAW_AT_LEVEL: float(first["precision"]), _BEST_ANYWHERE: curve["precision"].max()}
@@ -53,7 +55,7 @@ def interpolated_precision_exercise(
     """
     lang = widget_language(lang)
     level = fractions.Fraction(recall)
-    [labels], _ = _variant(
+    [labels], _ = variant_rankings(
         [labels],
         None,
         key,
@@ -64,20 +66,6 @@ def interpolated_precision_exercise(
     with language(lang):
         y = as_labels(labels).astype(int).tolist()
         answer, wrong, rank = _interpolated_scores(y, n_relevant, float(level))
-        explanations = {
-            _RAW_AT_LEVEL: tr(
-                "That is the raw precision at rank {rank}, where recall first reaches {level}. "
-                "Interpolated precision takes the best precision at recall {level} or higher, "
-                "and precision can recover at a later rank.",
-                rank=rank,
-                level=str(level),
-            ),
-            _BEST_ANYWHERE: tr(
-                "That maximum includes ranks whose recall is below {level}; only recall "
-                "{level} or higher counts.",
-                level=str(level),
-            ),
-        }
         prompt = tr(
             "For the list <code>{labels}</code> (R = {r}), what is the <b>interpolated</b> "
             "precision at recall {level}? Give {decimals} decimals or a fraction.",
@@ -93,12 +81,31 @@ def interpolated_precision_exercise(
             answer=answer,
         )
         table = pr_curve(y, n_relevant=n_relevant).round(4).to_html(index=False)
-    return NumberExercise(
+        explanations = _explanations(rank, str(level))
+    return NumberExercise.from_scores(
         prompt,
-        answer,
-        [(name, value, explanations[name]) for name, value in wrong.items()],
+        (answer, wrong),
+        explanations,
         f"<p>{solution}</p>{table}",
         decimals=decimals,
         lang=lang,
         key=key,
     )
+
+
+def _explanations(rank: int, level: str) -> dict[str, str]:
+    """What to tell the learner of each mistake, in the current language."""
+    return {
+        _RAW_AT_LEVEL: tr(
+            "That is the raw precision at rank {rank}, where recall first reaches {level}. "
+            "Interpolated precision takes the best precision at recall {level} or higher, "
+            "and precision can recover at a later rank.",
+            rank=rank,
+            level=level,
+        ),
+        _BEST_ANYWHERE: tr(
+            "That maximum includes ranks whose recall is below {level}; only recall "
+            "{level} or higher counts.",
+            level=level,
+        ),
+    }

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from mapteach.analysis.pooling import pool
-from mapteach.exercises.variants import _variant_orders
+from mapteach.exercises.variants import variant_orders
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.ap_trace import explain_ap
 from mapteach.i18n import N_, language, tr, widget_language
-from mapteach.metrics._validation import as_k
+from mapteach.metrics.validation import as_k
 from mapteach.runs.evaluation import evaluate
 
 __all__ = ["pool_exercise", "pooled_ap_exercise"]
@@ -30,6 +30,7 @@ _WHOLE_LISTS = N_("pooled the whole lists")
 
 
 def _pool_scores(depth: int, a: list[str], b: list[str]) -> tuple[float, dict[str, float]]:
+    """The size of the pool of depth ``depth`` of runs ``a`` and ``b``, and each mistake's value."""
     wrong = {
         _ADDED_DEPTHS: float(len(set(a[:depth])) + len(set(b[:depth]))),
         _INTERSECTION: float(len(set(a[:depth]) & set(b[:depth]))),
@@ -63,28 +64,10 @@ def pool_exercise(
     lang = widget_language(lang)
     with language(lang):
         depth = as_k(depth, name="depth")
-        a, b = _variant_orders(
+        a, b = variant_orders(
             [list(run_a), list(run_b)], key, lambda *o: _pool_scores(depth, *o), 0
         )
-        answer, wrong = _pool_scores(depth, a, b)
-        explanations = {
-            _ADDED_DEPTHS: tr(
-                "You counted each run's top {depth} separately. The pool is their union: "
-                "a document both runs found is judged once.",
-                depth=depth,
-            ),
-            _INTERSECTION: tr(
-                "You kept only the documents both runs put in their top {depth} (the "
-                "intersection). The pool is the union: a document any run put in its top "
-                "{depth} is judged.",
-                depth=depth,
-            ),
-            _WHOLE_LISTS: tr(
-                "You pooled every result. A pool of depth {depth} takes each run's top "
-                "{depth} only.",
-                depth=depth,
-            ),
-        }
+        scores = _pool_scores(depth, a, b)
         prompt = tr(
             "Run A ranks <code>{a}</code> and run B ranks <code>{b}</code> for one query. "
             "How many documents do the assessors judge for a pool of depth {depth}?",
@@ -93,15 +76,31 @@ def pool_exercise(
             depth=depth,
         )
         table = pool({"A": _as_run(a), "B": _as_run(b)}, depth=depth).to_html(index=False)
-    return NumberExercise(
-        prompt,
-        answer,
-        [(name, value, explanations[name]) for name, value in wrong.items()],
-        table,
-        decimals=0,
-        lang=lang,
-        key=key,
+        explanations = _pool_explanations(depth)
+    return NumberExercise.from_scores(
+        prompt, scores, explanations, table, decimals=0, lang=lang, key=key
     )
+
+
+def _pool_explanations(depth: int) -> dict[str, str]:
+    """What to tell the learner of each mistake on a pool of depth ``depth``."""
+    return {
+        _ADDED_DEPTHS: tr(
+            "You counted each run's top {depth} separately. The pool is their union: "
+            "a document both runs found is judged once.",
+            depth=depth,
+        ),
+        _INTERSECTION: tr(
+            "You kept only the documents both runs put in their top {depth} (the "
+            "intersection). The pool is the union: a document any run put in its top "
+            "{depth} is judged.",
+            depth=depth,
+        ),
+        _WHOLE_LISTS: tr(
+            "You pooled every result. A pool of depth {depth} takes each run's top {depth} only.",
+            depth=depth,
+        ),
+    }
 
 
 _UNJUDGED_RELEVANT = N_("counted the unjudged relevant document")
@@ -113,24 +112,56 @@ _CONDENSED = N_("left the unjudged documents out (condensed list)")
 _TRUE_R = N_("divided by the true R")
 
 
-def _pooled_scores(
-    complete: Mapping[str, int], judged: Mapping[str, int], order: list[str]
-) -> tuple[float, dict[str, float]]:
-    run = _as_run(order)
+class _Pooling:
+    """One query's true grades and the pooled judgments (a subset), and what follows."""
 
-    def ap(qrels: Mapping[str, int], judged_only: bool = False) -> float:
-        table = evaluate({"q": dict(qrels)}, run, ["AP"], judged_only=judged_only)
-        return float(table["AP"].iloc[0])
+    def __init__(self, complete: Mapping[str, int], judged: Mapping[str, int]) -> None:
+        self.complete = complete
+        self.judged = judged
+        #: R as the pooled judgments know it, and the true R.
+        self.r_judged = sum(grade > 0 for grade in judged.values())
+        self.r_true = sum(grade > 0 for grade in complete.values())
+        #: The relevant documents nobody judged, in the order of ``complete``.
+        self.missed = [doc for doc in complete if doc not in judged and complete[doc] > 0]
 
-    pooled = ap(judged)
-    r_judged = sum(grade > 0 for grade in judged.values())
-    r_true = sum(grade > 0 for grade in complete.values())
-    wrong = {
-        _UNJUDGED_RELEVANT: ap(complete),
-        _CONDENSED: ap(judged, judged_only=True),
-        _TRUE_R: pooled * r_judged / r_true,
-    }
-    return pooled, wrong
+    def scores(self, order: list[str]) -> tuple[float, dict[str, float]]:
+        """The AP trec_eval gives the ranking ``order`` under the pooled judgments, and
+        each mistake's value."""
+        run = _as_run(order)
+
+        def ap(qrels: Mapping[str, int], judged_only: bool = False) -> float:
+            table = evaluate({"q": dict(qrels)}, run, ["AP"], judged_only=judged_only)
+            return float(table["AP"].iloc[0])
+
+        pooled = ap(self.judged)
+        wrong = {
+            _UNJUDGED_RELEVANT: ap(self.complete),
+            _CONDENSED: ap(self.judged, judged_only=True),
+            _TRUE_R: pooled * self.r_judged / self.r_true,
+        }
+        return pooled, wrong
+
+    def explanations(self) -> dict[str, str]:
+        """What to tell the learner of each mistake, in the current language."""
+        return {
+            _UNJUDGED_RELEVANT: tr(
+                "That is the AP with complete judgments. With the pooled ones nobody judged "
+                "{missed}, so trec_eval counts it as not relevant, and R is the {r} judged "
+                "relevant documents.",
+                missed=", ".join(self.missed),
+                r=self.r_judged,
+            ),
+            _CONDENSED: tr(
+                "That is judged-only AP (trec_eval -J): the unjudged documents removed from "
+                "the list. Plain AP keeps them, as not relevant."
+            ),
+            _TRUE_R: tr(
+                "You divided by {true_r}, the true number of relevant documents. The pooled "
+                "qrels know only {r}.",
+                true_r=self.r_true,
+                r=self.r_judged,
+            ),
+        }
 
 
 def pooled_ap_exercise(
@@ -160,57 +191,30 @@ def pooled_ap_exercise(
     (0.3, None)
     """
     lang = widget_language(lang)
-    [order] = _variant_orders(
-        [list(ranking)], key, lambda o: _pooled_scores(complete, judged, o), decimals
-    )
-    answer, wrong = _pooled_scores(complete, judged, order)
+    pooling = _Pooling(complete, judged)
+    [order] = variant_orders([list(ranking)], key, pooling.scores, decimals)
+    scores = pooling.scores(order)
     labels = [int(judged.get(doc, 0) > 0) for doc in order]
-    r_judged = sum(grade > 0 for grade in judged.values())
     with language(lang):
-        relevant = sorted(doc for doc, grade in judged.items() if grade > 0)
-        explanations = {
-            _UNJUDGED_RELEVANT: tr(
-                "That is the AP with complete judgments. With the pooled ones nobody judged "
-                "{missed}, so trec_eval counts it as not relevant, and R is the {r} judged "
-                "relevant documents.",
-                missed=", ".join(d for d in complete if d not in judged and complete[d] > 0),
-                r=r_judged,
-            ),
-            _CONDENSED: tr(
-                "That is judged-only AP (trec_eval -J): the unjudged documents removed from "
-                "the list. Plain AP keeps them, as not relevant."
-            ),
-            _TRUE_R: tr(
-                "You divided by {true_r}, the true number of relevant documents. The pooled "
-                "qrels know only {r}.",
-                true_r=sum(grade > 0 for grade in complete.values()),
-                r=r_judged,
-            ),
-        }
         prompt = tr(
             "A run that was not in the pool ranks <code>{ranking}</code>. The pooled "
             "judgments say {relevant} are relevant and {nonrelevant} is not; {unjudged} were "
             "never judged (in truth {missed} is relevant). What AP does trec_eval give the run "
             "with the pooled judgments? Give {decimals} decimals or a fraction.",
             ranking=", ".join(order),
-            relevant=", ".join(relevant),
+            relevant=", ".join(sorted(doc for doc, grade in judged.items() if grade > 0)),
             nonrelevant=", ".join(sorted(d for d, g in judged.items() if g <= 0)),
             unjudged=", ".join(sorted(d for d in complete if d not in judged)),
-            missed=", ".join(sorted(d for d in complete if d not in judged and complete[d] > 0)),
+            missed=", ".join(sorted(pooling.missed)),
             decimals=decimals,
         )
         solution = tr(
             "The pooled judgments make the list <code>{labels}</code> with R = {r}: {arithmetic}",
             labels=labels,
-            r=r_judged,
-            arithmetic=explain_ap(labels, n_relevant=r_judged),
+            r=pooling.r_judged,
+            arithmetic=explain_ap(labels, n_relevant=pooling.r_judged),
         )
-    return NumberExercise(
-        prompt,
-        answer,
-        [(name, value, explanations[name]) for name, value in wrong.items()],
-        f"<p>{solution}</p>",
-        decimals=decimals,
-        lang=lang,
-        key=key,
+        explanations = pooling.explanations()
+    return NumberExercise.from_scores(
+        prompt, scores, explanations, f"<p>{solution}</p>", decimals=decimals, lang=lang, key=key
     )

@@ -4,8 +4,7 @@ An exercise computes these beside the right answer; when a learner's answer
 matches one, the feedback names the mistake instead of a bare "wrong". Names and
 explanations are English messages (the name is also the mistake's key); feedback
 translates them when it is given (:func:`~mapteach.exercises.answers.check_number`),
-and :attr:`Misconception.shown_name` / :attr:`Misconception.shown_explanation` give
-them in the current language.
+and :attr:`Misconception.shown_name` gives the name in the current language.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import numpy as np
 
 from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision, mean_average_precision, recall_at_k
-from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
 __all__ = ["AP_MISCONCEPTIONS", "MAP_MISCONCEPTIONS", "PRECISION_MISCONCEPTIONS", "Misconception"]
 
@@ -38,11 +37,6 @@ class Misconception:
     def shown_name(self) -> str:
         """The name in the current language (``name`` itself is the English key)."""
         return tr(self.name)
-
-    @property
-    def shown_explanation(self) -> str:
-        """The explanation in the current language."""
-        return tr(self.explanation)
 
     def applies(self, k: int | None) -> bool:
         """Whether this mistake can be made on a question with cutoff ``k``."""

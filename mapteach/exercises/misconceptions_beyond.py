@@ -18,8 +18,8 @@ from mapteach.exercises.answers import WrongAnswer
 from mapteach.exercises.misconceptions import Misconception
 from mapteach.i18n import N_, tr
 from mapteach.metrics import precision_at_k
-from mapteach.metrics._validation import as_labels
 from mapteach.metrics.gmap import GM_FLOOR
+from mapteach.metrics.validation import as_labels
 
 __all__ = [
     "GMAP_MISCONCEPTIONS",

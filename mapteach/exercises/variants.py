@@ -10,26 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from mapteach.classroom.identity import learner as current_learner
-from mapteach.exercises.answers import (
-    agrees_at,
-)
-from mapteach.i18n import tr
-from mapteach.metrics._validation import as_labels
-
-
-def _split_key(key: str | None) -> tuple[str, str] | None:
-    """``"03.2"`` -> ("03", "2"): the notebook and the exercise's number in it."""
-    if key is None:
-        return None
-    notebook, dot, number = key.partition(".")
-    if not (isinstance(key, str) and dot and notebook and number):
-        raise ValueError(
-            tr(
-                "key must look like '03.2' (notebook, then the exercise's number); got {key!r}.",
-                key=key,
-            )
-        )
-    return notebook, number
+from mapteach.exercises.answers import agrees_at
+from mapteach.metrics.validation import as_labels
 
 
 def variant_rng(key: str | None) -> random.Random | None:
@@ -90,7 +72,7 @@ def variant_labels(
     return original
 
 
-def _variant(
+def variant_rankings(
     rankings: Sequence[Sequence[int | bool]],
     prompt: str | None,
     key: str | None,
@@ -98,10 +80,25 @@ def _variant(
     decimals: int,
     k: int | None,
 ) -> tuple[list[Any], str | None]:
-    """The learner's rankings and prompt (the lists as written when there is no learner).
+    """The learner's own rankings and prompt for exercise ``key`` (as written with no learner).
 
-    A prompt the notebook wrote must show every list literally (``[1, 0, 1]``) for
-    the learner's lists to replace them; otherwise the exercise stays as written.
+    The rankings come from :func:`variant_labels` (``scores``, ``decimals`` and ``k``
+    as there). A prompt the notebook wrote must show every list literally
+    (``[1, 0, 1]``) for the learner's lists to replace them; otherwise the exercise
+    stays as written. A prompt of None is left to the factory to write.
+
+    >>> from mapteach.classroom import forget_learner, learner
+    >>> def scores(y):
+    ...     return sum(y[:2]) / 2, {}
+    >>> forget_learner()
+    >>> variant_rankings([[1, 0, 1, 0, 0]], "P@2 of [1, 0, 1, 0, 0]?", "03.1", scores, 4, 2)
+    ([[1, 0, 1, 0, 0]], 'P@2 of [1, 0, 1, 0, 0]?')
+    >>> _ = learner("ada")
+    >>> rankings, prompt = variant_rankings([[1, 0, 1, 0, 0]], "P@2 of [1, 0, 1, 0, 0]?", "03.1",
+    ...                                     scores, 4, 2)
+    >>> prompt == f"P@2 of {rankings[0]}?", sorted(rankings[0]), sum(rankings[0][:2])
+    (True, [0, 0, 0, 1, 1], 1)
+    >>> forget_learner()
     """
     rng = variant_rng(key)
     if rng is None:
@@ -119,13 +116,26 @@ def _variant(
     return variant, prompt
 
 
-def _variant_orders(
+def variant_orders(
     orders: list[list[str]], key: str | None, scores: Any, decimals: int
 ) -> list[list[str]]:
     """The learner's own orders of some ranked document lists (as written with no learner).
 
-    As :func:`variant_labels`: a variant differs from the original and lets the
-    exercise recognise exactly the same mistakes.
+    As :func:`variant_labels`: a variant holds the same documents, differs from the
+    original and lets the exercise recognise exactly the same mistakes
+    (``scores(*orders)`` returns the right answer and each mistake's value).
+
+    >>> from mapteach.classroom import forget_learner, learner
+    >>> def scores(order):
+    ...     return float(order.index("d1")), {}
+    >>> forget_learner()
+    >>> variant_orders([["d1", "d2", "d3"]], "14.1", scores, 0)
+    [['d1', 'd2', 'd3']]
+    >>> _ = learner("ada")
+    >>> [order] = variant_orders([["d1", "d2", "d3"]], "14.1", scores, 0)
+    >>> order != ["d1", "d2", "d3"], sorted(order)
+    (True, ['d1', 'd2', 'd3'])
+    >>> forget_learner()
     """
     rng = variant_rng(key)
     if rng is None:

@@ -49,17 +49,34 @@ from mapteach.exercises.answers import (
     asked_precision,
     check_number,
 )
-from mapteach.exercises.registry import _collectors
-from mapteach.exercises.variants import _split_key
+from mapteach.exercises.registry import record_exercise
 from mapteach.explain.ap_trace import explain_ap, trace_ap
 from mapteach.explain.trace_display import trace_html
 from mapteach.i18n import HTML_LANG, N_, language, tr, widget_language
-from mapteach.metrics._validation import as_k, as_labels
 from mapteach.metrics.names import parse_measure
+from mapteach.metrics.validation import as_k, as_labels
 
 __all__ = ["ArrangeExercise", "ChoiceExercise", "NumberExercise"]
 
 _STATIC = Path(__file__).parent / "static"
+
+#: What a number exercise says to an answer that matches no known mistake, by default.
+_HINT = N_("Check your working, or open the solution.")
+
+
+def _split_key(key: str | None) -> tuple[str, str] | None:
+    """``"03.2"`` -> ("03", "2"): the notebook and the exercise's number in it."""
+    if key is None:
+        return None
+    notebook, dot, number = key.partition(".")
+    if not (isinstance(key, str) and dot and notebook and number):
+        raise ValueError(
+            tr(
+                "key must look like '03.2' (notebook, then the exercise's number); got {key!r}.",
+                key=key,
+            )
+        )
+    return notebook, number
 
 
 def exercise_texts(lang: str) -> dict[str, str]:
@@ -80,8 +97,12 @@ def exercise_texts(lang: str) -> dict[str, str]:
         }
 
 
-class _Exercise(anywidget.AnyWidget):
-    """Prompt, an answer control, Check, feedback and a folded solution, in one widget."""
+class Exercise(anywidget.AnyWidget):
+    """Prompt, an answer control, Check, feedback and a folded solution, in one widget.
+
+    The base of :class:`NumberExercise`, :class:`ChoiceExercise` and
+    :class:`ArrangeExercise`: each judges an answer with its own :meth:`check`.
+    """
 
     _esm = _STATIC / "exercise.js"
     _css = _STATIC / "exercise.css"
@@ -111,8 +132,7 @@ class _Exercise(anywidget.AnyWidget):
         super().__init__(
             prompt=prompt, solution=solution_html, texts=exercise_texts(lang), **kwargs
         )
-        for made in _collectors:
-            made.append(self)
+        record_exercise(self)
 
     @traitlets.validate("status")
     def _check_status(self, proposal: traitlets.Bunch) -> str:
@@ -202,7 +222,7 @@ class _Exercise(anywidget.AnyWidget):
         )
 
 
-class NumberExercise(_Exercise):
+class NumberExercise(Exercise):
     """Type a number; feedback names the misconception a wrong answer matches.
 
     Answers are judged by :func:`mapteach.exercises.answers.check_number`.
@@ -250,7 +270,7 @@ class NumberExercise(_Exercise):
         solution_html: str,
         *,
         decimals: int = 4,
-        hint: str = N_("Check your working, or open the solution."),
+        hint: str = _HINT,
         lang: str | None = None,
         key: str | None = None,
     ) -> None:
@@ -271,6 +291,50 @@ class NumberExercise(_Exercise):
             placeholder = asked_precision(decimals)
         super().__init__(prompt, solution_html, lang=lang, key=key, placeholder=placeholder)
 
+    @classmethod
+    def from_scores(
+        cls,
+        prompt: str,
+        scores: tuple[float, Mapping[str, float]],
+        explanations: Mapping[str, str],
+        solution_html: str,
+        *,
+        decimals: int = 4,
+        hint: str = _HINT,
+        lang: str | None = None,
+        key: str | None = None,
+    ) -> NumberExercise:
+        """A number exercise from one computation of its right answer and its mistakes.
+
+        ``scores`` is what an exercise factory's score function returns (the one its
+        learner variants are checked with, see
+        :func:`~mapteach.exercises.variants.variant_labels`): the right answer and
+        ``{mistake: value}``. ``explanations`` tells the learner what each mistake
+        is, by the same names; the mistakes keep the order of ``scores``. The other
+        arguments are the constructor's.
+
+        Examples
+        --------
+        >>> from mapteach.exercises import NumberExercise
+        >>> scores = (0.75, {"added the denominators": 2 / 6})
+        >>> exercise = NumberExercise.from_scores(
+        ...     "1/2 + 1/4?", scores, {"added the denominators": "Use a common denominator."},
+        ...     "3/4")
+        >>> exercise.truth, exercise.check("1/3").misconception
+        (0.75, 'added the denominators')
+        """
+        answer, wrong = scores
+        return cls(
+            prompt,
+            answer,
+            [(name, value, explanations[name]) for name, value in wrong.items()],
+            solution_html,
+            decimals=decimals,
+            hint=hint,
+            lang=lang,
+            key=key,
+        )
+
     def check(self, answer: Any) -> Feedback:
         """Judge an answer (a number, or text such as ``"0.2815"`` or ``"2/3"``)."""
         with language(self.lang):
@@ -287,7 +351,7 @@ class NumberExercise(_Exercise):
         return f"<p>{escape(answer)}</p>"
 
 
-class ChoiceExercise(_Exercise):
+class ChoiceExercise(Exercise):
     """Pick one option; each option has its own feedback.
 
     The options and their replies are shown as given; ``lang`` (default: the
@@ -376,7 +440,7 @@ class ChoiceExercise(_Exercise):
         return "<ul>" + "".join(f"<li>{escape(option)}</li>" for option in self.options) + "</ul>"
 
 
-class ArrangeExercise(_Exercise):
+class ArrangeExercise(Exercise):
     """Arrange a list (drag it on the board, or pass labels) so that measures hit targets.
 
     Parameters

@@ -4,11 +4,7 @@ precision-recall table, the display step that translates tables, the glossary, p
 Every public name of the package, imported on first use from the module that defines it.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
-from mapteach._lazy import load
+from mapteach._lazy import public_path
 
 #: Each public name and the module of this package that defines it.
 EXPORTS = {
@@ -26,6 +22,7 @@ EXPORTS = {
     "Term": "glossary",
     "TraceTable": "ap_trace",
     "TraceView": "trace_display",
+    "check_decimals": "ap_trace",
     "display_table": "display",
     "explain_ap": "ap_trace",
     "explain_ndcg": "ndcg_trace",
@@ -46,12 +43,4 @@ EXPORTS = {
     "trace_ndcg": "ndcg_trace",
     "trace_rr": "rr_trace",
 }
-__all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    return load(__name__, EXPORTS, name)
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__, __all__ = public_path(__name__, EXPORTS)

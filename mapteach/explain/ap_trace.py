@@ -1,4 +1,12 @@
-"""Step-by-step AP, nDCG and RR: the rank-by-rank table and the arithmetic a learner reads."""
+"""Step-by-step AP: the rank-by-rank table and the arithmetic a learner reads.
+
+:func:`trace_ap` is the table, :func:`explain_ap` (or :func:`explain_table`, from a
+table) the arithmetic. What every trace shares is here too, and
+:mod:`~mapteach.explain.ndcg_trace` and :mod:`~mapteach.explain.rr_trace` use it: the
+trace table and its headers (:class:`TraceTable`, :data:`TRACE_HEADERS`,
+:func:`trace_headers`), the text of an explanation (:class:`Explanation`) and the
+check of its ``decimals`` (:func:`check_decimals`).
+"""
 
 from __future__ import annotations
 
@@ -9,13 +17,14 @@ import pandas as pd
 
 from mapteach.explain.display import ShownTable, display_table
 from mapteach.i18n import N_, tr
-from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
+from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
 __all__ = [
     "TRACE_COLUMNS",
     "TRACE_HEADERS",
     "Explanation",
     "TraceTable",
+    "check_decimals",
     "explain_ap",
     "explain_table",
     "trace_ap",
@@ -243,7 +252,22 @@ def explain_ap(
     return explain_table(trace_ap(labels, n_relevant=n_relevant, k=k), decimals=decimals)
 
 
-def _check_decimals(decimals: int) -> None:
+def check_decimals(decimals: int) -> None:
+    """Check the ``decimals`` of an explanation (of AP, nDCG or RR): an integer >= 0.
+
+    Raises
+    ------
+    ValueError
+        If ``decimals`` is not an integer >= 0 (a bool is not).
+
+    Examples
+    --------
+    >>> check_decimals(4)
+    >>> check_decimals(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: decimals must be an integer >= 0; got -1.
+    """
     if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
         raise ValueError(
             tr("decimals must be an integer >= 0; got {decimals!r}.", decimals=decimals)
@@ -260,7 +284,7 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     >>> print(explain_table(trace_ap([0, 1, 1], k=2)))
     AP@2 = (1/2) / 2 = 0.2500
     """
-    _check_decimals(decimals)
+    check_decimals(decimals)
     r, ap, k = table.attrs["n_relevant"], table.attrs["ap"], table.attrs["k"]
     name = "AP" if k is None else f"AP@{k}"
     shown = f"{ap:.{decimals}f}"

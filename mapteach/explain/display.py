@@ -1,30 +1,38 @@
-"""Tables a learner reads: English keys for code, headers in the current language for people.
+"""Tables a learner reads: stable keys for code, a display step for people.
 
-A teaching function's table is indexed by its English column keys
-(``table["running_ap"]``) in every language, so the same code works in the English
-and the Chinese workbook. Only *showing* a table translates it:
+Every teaching table has two forms:
 
-- :func:`display_table` returns a copy whose headers are in the current language
-  (English headers in English: ``running AP``), for code that renders a table
-  itself (an HTML view, a Styler, a widget);
-- a :class:`ShownTable` does that by itself when it is printed, rendered in a
-  notebook or exported (``to_string``, ``to_html``), in any language but English;
-  in English it shows its keys, as the workbook always has, so English output
-  does not change.
+- its **machine form**, what a teaching function returns: a :class:`ShownTable`
+  (or :class:`ShownSeries`) indexed by stable keys (``table["running_ap"]``,
+  ``comparison.summary["p_ttest"]``, index values such as ``"ties_expected"``),
+  the same in the English and the Chinese workbook, so the same code works in both;
+- its **display form**, for people: ``table.display(lang=None, digits=4)``, a plain
+  pandas copy whose headers (column keys, index labels, axis names) and label
+  values are in the current language (or ``lang``), whose text cells (English
+  messages) are translated, and whose numbers are rounded. A table a notebook
+  builds itself from teaching results (``pd.DataFrame({name: r.row() ...})``) is
+  shown the same way with :func:`display_table`, which finds its keys in
+  :data:`HEADERS`.
 
-Its data, keys and ``attrs`` never change.
+The display step changes nothing but presentation: the data are those of the
+machine form (rounded), and the machine form itself never changes.
+
+A :class:`ShownTable` also shows itself in the current language when it is
+printed, rendered in a notebook or exported (``to_string``, ``to_html``), in any
+language but English; in English it shows its keys, as the workbook always has.
 
 Each table kind is a subclass of :class:`ShownTable` whose ``headers`` map its
-column keys to their headers (messages marked with :func:`~mapteach.i18n.N_`);
-:data:`HEADERS` is the union of them all, for tables a notebook builds itself
-from teaching results (``pd.Series(report.row())``).
+keys to their headers (messages marked with :func:`~mapteach.i18n.N_`);
+``label_columns`` names its columns whose values are keys of ``headers`` too,
+``text_columns`` its columns of English messages. :data:`HEADERS` is the union of
+every kind's headers.
 
 Examples
 --------
 >>> from mapteach import trace_ap
 >>> table = trace_ap([0, 1])
->>> table.columns[-1], display_table(table).columns[-1]
-('running_ap', 'running AP')
+>>> table.columns[-1], table.display().columns[-1], table.display(lang="zh").columns[-1]
+('running_ap', 'running AP', '累计 AP')
 >>> print(table.iloc[:, :4].to_string(index=False))  # English: the keys, as always
  rank  relevant  hits fraction
     1     False     0      0/1
@@ -33,37 +41,42 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 import pandas as pd
 
-from mapteach.i18n import get_language, tr
+from mapteach.i18n import get_language, language, tr
 
 __all__ = ["HEADERS", "ShownSeries", "ShownTable", "display_table", "shown_label"]
 
-#: Every header of every :class:`ShownTable` kind: column key -> message (English).
+#: Every header of every :class:`ShownTable` kind: key -> message (English).
 #: A key that two kinds show differently (``precision``: ``P@rank`` in a trace,
 #: ``precision`` in a PR table) is left out: only its own table knows its header.
 HEADERS: dict[str, str] = {}
 _AMBIGUOUS: set[str] = set()
+#: Every kind's label columns and text columns, for tables a notebook builds itself.
+_LABEL_COLUMNS: set[str] = set()
+_TEXT_COLUMNS: set[str] = set()
 
 
-def _register(headers: Mapping[str, str]) -> None:
-    for key, message in headers.items():
+def _register(kind: Any) -> None:
+    for key, message in kind.headers.items():
         if key in _AMBIGUOUS:
             continue
         if HEADERS.setdefault(key, message) != message:
             del HEADERS[key]
             _AMBIGUOUS.add(key)
+    _LABEL_COLUMNS.update(kind.label_columns)
+    _TEXT_COLUMNS.update(kind.text_columns)
 
 
 Frame = TypeVar("Frame", pd.DataFrame, pd.Series)
 
 
 def shown_label(label: object, headers: Mapping[str, str] | None = None) -> Any:
-    """A column key (or index label) as it is shown: its header in the current language.
+    """A key (column key, index label or label value) as it is shown, in the current language.
 
     A label that is not a key of ``headers`` (default: :data:`HEADERS`) is shown as it is.
 
@@ -86,11 +99,64 @@ def _relabel(index: pd.Index, headers: Mapping[str, str]) -> pd.Index:
     return pd.Index([shown_label(label, headers) for label in labels], name=name)
 
 
-def display_table(table: Frame, headers: Mapping[str, str] | None = None) -> Frame:
-    """A copy of ``table`` to show: headers in the current language, data unchanged.
+def _rounded(values: pd.Series, digits: int) -> pd.Series:
+    """Floats rounded to ``digits`` (and no ``-0.0``); booleans, integers and text as they are."""
+    if pd.api.types.is_bool_dtype(values) or pd.api.types.is_integer_dtype(values):
+        return values
+    if pd.api.types.is_float_dtype(values):
+        return values.round(digits) + 0.0
+    return values.map(
+        lambda value: round(value, digits) + 0.0 if isinstance(value, float) else value
+    )
+
+
+def _cells(values: pd.Series, show: Callable[[str], Any]) -> pd.Series:
+    return values.map(lambda value: show(value) if isinstance(value, str) else value)
+
+
+def _shown_frame(
+    table: pd.DataFrame, headers: Mapping[str, str], labels: Collection, texts: Collection
+) -> pd.DataFrame:
+    frame = pd.DataFrame(table.copy(deep=False))
+    for position, key in enumerate(table.columns):
+        if key in labels:
+            frame.isetitem(
+                position, _cells(frame.iloc[:, position], lambda v: shown_label(v, headers))
+            )
+        elif key in texts:
+            frame.isetitem(position, _cells(frame.iloc[:, position], tr))
+    frame.columns = _relabel(frame.columns, headers)
+    frame.index = _relabel(frame.index, headers)
+    return frame
+
+
+def _shown_series(
+    table: pd.Series, headers: Mapping[str, str], labels: Collection, texts: Collection
+) -> pd.Series:
+    values = [
+        shown_label(value, headers)
+        if key in labels
+        else (tr(value) if key in texts and isinstance(value, str) else value)
+        for key, value in table.items()
+    ]
+    series = pd.Series(values, index=_relabel(table.index, headers), dtype=table.dtype)
+    series.name = shown_label(table.name, headers)
+    return series
+
+
+def display_table(
+    table: Frame,
+    headers: Mapping[str, str] | None = None,
+    *,
+    lang: str | None = None,
+    digits: int | None = None,
+) -> Frame:
+    """The display form of ``table``: headers, labels and text in the current language.
 
     Column labels, index labels and axis names that are keys of ``headers`` are
-    replaced by their translation; everything else (values, ``attrs``) is kept.
+    replaced by their translation; so are the values of a kind's label columns,
+    and the English messages of its text columns. Numbers are rounded to
+    ``digits``; everything else (other values, ``attrs``) is kept.
 
     Parameters
     ----------
@@ -99,6 +165,10 @@ def display_table(table: Frame, headers: Mapping[str, str] | None = None) -> Fra
     headers : mapping of str to str, optional
         Key -> message. Default: the table's own (a :class:`ShownTable`), else
         :data:`HEADERS`.
+    lang : {"en", "zh"}, optional
+        Show it in this language instead of the current one.
+    digits : int, optional
+        Round floats to this many decimals (``-0.0`` shown as ``0.0``). Default: as they are.
 
     Returns
     -------
@@ -109,82 +179,106 @@ def display_table(table: Frame, headers: Mapping[str, str] | None = None) -> Fra
     --------
     >>> import pandas as pd
     >>> from mapteach.i18n import N_
-    >>> table = pd.DataFrame({"score": [1.0]}, index=pd.Index(["x"], name="system"))
-    >>> display_table(table, {"score": N_("score"), "system": N_("system")}).columns.tolist()
-    ['score']
+    >>> table = pd.DataFrame({"score": [1 / 3]}, index=pd.Index(["x"], name="system"))
+    >>> shown = display_table(table, {"score": N_("score")}, lang="zh", digits=2)
+    >>> shown.columns.tolist(), float(shown.iloc[0, 0])
+    (['分数'], 0.33)
     """
+    kind: Any = table if isinstance(table, (ShownTable, ShownSeries)) else None
     if headers is None:
-        headers = table.headers if isinstance(table, (ShownTable, ShownSeries)) else HEADERS
-    if isinstance(table, pd.DataFrame):
-        frame = pd.DataFrame(table.copy(deep=False))
-        frame.columns = _relabel(frame.columns, headers)
-        frame.index = _relabel(frame.index, headers)
-        frame.attrs = dict(table.attrs)
-        return frame
-    series = pd.Series(table.copy(deep=False))
-    series.index = _relabel(series.index, headers)
-    series.name = shown_label(series.name, headers)
-    series.attrs = dict(table.attrs)
-    return series
+        headers = HEADERS if kind is None else kind.header_map()
+    labels = _LABEL_COLUMNS if kind is None else kind.label_columns
+    texts = _TEXT_COLUMNS if kind is None else kind.text_columns
+    with language(lang):
+        if isinstance(table, pd.DataFrame):
+            shown: Any = _shown_frame(table, headers, labels, texts)
+        else:
+            shown = _shown_series(table, headers, labels, texts)
+    if digits is not None:
+        if isinstance(shown, pd.DataFrame):
+            for position in range(shown.shape[1]):
+                shown.isetitem(position, _rounded(shown.iloc[:, position], digits).to_numpy())
+        else:
+            shown = _rounded(shown, digits)
+    shown.attrs = dict(table.attrs)
+    return shown
 
 
-class ShownTable(pd.DataFrame):
-    """A DataFrame keyed in English and shown with headers in the current language.
+class _Kind:
+    """What every table kind has: its headers, label and text columns, and its display step."""
 
-    Subclasses set :attr:`headers`. Indexing, arithmetic and every other pandas
-    operation work on the English keys and keep the subclass; printing,
-    ``_repr_html_``, ``to_string`` and ``to_html`` show :meth:`shown`.
-    """
-
-    #: Each column key (or index label, or axis name) and its header, a message in English.
+    #: Each key (column key, index label, axis name, label value) and its header, a message.
     headers: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: The columns (index labels, for a series) whose values are keys of :attr:`headers`.
+    label_columns: ClassVar[frozenset[str]] = frozenset()
+    #: The columns (index labels, for a series) whose values are English messages.
+    text_columns: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        _register(cls.headers)
+        _register(cls)
+
+    def header_map(self) -> Mapping[str, str]:
+        """Each key of this table and its header: :attr:`headers`, unless a kind adds its own."""
+        return self.headers
+
+    def display(self, *, lang: str | None = None, digits: int | None = 4) -> Any:
+        """This table's display form: :func:`display_table` with its own headers.
+
+        Headers, label values and text in the current language (or ``lang``),
+        floats rounded to ``digits`` (None: as they are); a plain pandas object.
+        """
+        table: Any = self
+        return display_table(table, lang=lang, digits=digits)
+
+    def shown(self) -> Any:
+        """This table as it is printed: headers in the current language, numbers as they are.
+
+        In English, the keys themselves (what the workbook has always shown).
+        """
+        table: Any = self
+        if get_language() == "en":
+            return display_table(table, {})
+        return display_table(table)
+
+    def __repr__(self) -> str:
+        return repr(self.shown())
+
+    def to_string(self, *args: Any, **kwargs: Any) -> Any:
+        """As pandas' ``to_string``, headers in the current language."""
+        return self.shown().to_string(*args, **kwargs)
+
+
+class ShownTable(_Kind, pd.DataFrame):
+    """A DataFrame keyed by stable keys and shown with headers in the current language.
+
+    Subclasses set :attr:`headers` (and :attr:`label_columns`, :attr:`text_columns`).
+    Indexing, arithmetic and every other pandas operation work on the keys and keep
+    the subclass; printing, ``_repr_html_``, ``to_string`` and ``to_html`` show
+    :meth:`shown`, and :meth:`display` is the display step.
+    """
 
     @property
     def _constructor(self) -> Any:
         return type(self)
 
-    def shown(self) -> pd.DataFrame:
-        """This table as it is shown: a plain DataFrame, headers in the current language.
-
-        In English, the keys themselves (what the workbook has always shown).
-        """
-        if get_language() == "en":
-            return display_table(self, {})
-        return display_table(self, self.headers)
-
-    def __repr__(self) -> str:
-        return repr(self.shown())
-
     def _repr_html_(self) -> str | None:
         shown: Any = self.shown()
         return shown._repr_html_()
-
-    def to_string(self, *args: Any, **kwargs: Any) -> Any:
-        """As :meth:`pandas.DataFrame.to_string`, headers in the current language."""
-        return self.shown().to_string(*args, **kwargs)
 
     def to_html(self, *args: Any, **kwargs: Any) -> Any:
         """As :meth:`pandas.DataFrame.to_html`, headers in the current language."""
         return self.shown().to_html(*args, **kwargs)
 
 
-class ShownSeries(pd.Series):
-    """A Series keyed in English (its index labels) and shown in the current language.
+class ShownSeries(_Kind, pd.Series):
+    """A Series keyed by stable keys (its index labels) and shown in the current language.
 
     ``to_frame`` gives the matching :attr:`frame` kind, shown the same way.
     """
 
-    headers: ClassVar[Mapping[str, str]] = MappingProxyType({})
     #: The ShownTable kind that ``to_frame`` and other 2-D results become.
     frame: ClassVar[type[ShownTable]] = ShownTable
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        _register(cls.headers)
 
     @property
     def _constructor(self) -> Any:
@@ -193,19 +287,3 @@ class ShownSeries(pd.Series):
     @property
     def _constructor_expanddim(self) -> Any:
         return self.frame
-
-    def shown(self) -> pd.Series:
-        """This series as it is shown: a plain Series, labels in the current language.
-
-        In English, the keys themselves.
-        """
-        if get_language() == "en":
-            return display_table(self, {})
-        return display_table(self, self.headers)
-
-    def __repr__(self) -> str:
-        return repr(self.shown())
-
-    def to_string(self, *args: Any, **kwargs: Any) -> Any:
-        """As :meth:`pandas.Series.to_string`, labels in the current language."""
-        return self.shown().to_string(*args, **kwargs)

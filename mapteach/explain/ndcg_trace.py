@@ -1,4 +1,10 @@
-"""Step-by-step nDCG: each rank's gain, discount and DCG, and the arithmetic a learner reads."""
+"""Step-by-step nDCG: each rank's gain, discount and DCG, and the arithmetic a learner reads.
+
+:func:`trace_ndcg` is the rank-by-rank table, :func:`explain_ndcg` the arithmetic (DCG
+over IDCG, term by term). The table, the explanation and the check of ``decimals`` are
+those every trace shares (:mod:`~mapteach.explain.ap_trace`). Introduced in
+``05_legal_search_walkthrough``.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from mapteach.explain.ap_trace import Explanation, TraceTable, _check_decimals
+from mapteach.explain.ap_trace import Explanation, TraceTable, check_decimals
 from mapteach.i18n import N_, tr
-from mapteach.metrics._validation import as_gains, as_k
 from mapteach.metrics.ndcg import gain_values, ndcg_at_k
 from mapteach.metrics.options import Gain
+from mapteach.metrics.validation import as_gains, as_k
 
 __all__ = ["NDCG_TRACE_COLUMNS", "explain_ndcg", "trace_ndcg"]
 
@@ -203,7 +209,7 @@ def explain_ndcg(
     >>> print(explain_ndcg([0, 0], k=2))
     nDCG@2 = 0 (no judged document of the query has a positive gain)
     """
-    _check_decimals(decimals)
+    check_decimals(decimals)
     table = trace_ndcg(gains, k=k, ideal=ideal, gain=gain)
     attrs = table.attrs
     name = "nDCG" if k is None else f"nDCG@{k}"

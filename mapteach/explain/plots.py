@@ -13,9 +13,9 @@ from mapteach.explain.pr_table import pr_curve
 from mapteach.fonts import use_font_for
 from mapteach.i18n import tr, widget_language
 from mapteach.metrics import average_precision
-from mapteach.metrics._validation import as_k, as_labels
 from mapteach.metrics.curves import curve_arrays
-from mapteach.plots import ACCENT, IRRELEVANT, RELEVANT, _area_polygon, _language, _style
+from mapteach.metrics.validation import as_k, as_labels
+from mapteach.plots import ACCENT, IRRELEVANT, RELEVANT, ap_area_outline, plot_language, style_axes
 
 __all__ = ["plot_ap_bars", "plot_pr_curve", "plot_precision_at_k"]
 
@@ -58,7 +58,7 @@ def plot_pr_curve(
     """
     curve = pr_curve(labels, n_relevant=n_relevant)
     hits = curve[curve["relevant"]]
-    lang = _language(lang)
+    lang = plot_language(lang)
     if ax is None:
         ax = Figure(figsize=(4.5, 3.2)).subplots()
     ap = average_precision(labels, n_relevant=n_relevant)
@@ -82,7 +82,7 @@ def plot_pr_curve(
             drawstyle="steps-pre",
             label=tr("interpolated precision", lang=lang),
         )
-    area = _area_polygon(hits["recall"].to_numpy(), hits["precision"].to_numpy())
+    area = ap_area_outline(hits["recall"].to_numpy(), hits["precision"].to_numpy())
     ax.add_patch(
         Polygon(
             area,
@@ -93,7 +93,7 @@ def plot_pr_curve(
             label=tr("AP = {ap:.4f} (shaded area)", lang=lang, ap=ap),
         )
     )
-    _style(
+    style_axes(
         ax,
         tr("Precision-recall curve", lang=lang),
         tr("recall", lang=lang),
@@ -126,7 +126,7 @@ def plot_precision_at_k(
     y = as_labels(labels)
     if k is not None:
         k = as_k(k)
-    lang = _language(lang)
+    lang = plot_language(lang)
     if ax is None:
         ax = Figure(figsize=(4.5, 2.8)).subplots()
     _, precision = curve_arrays(y, int(y.sum()))
@@ -139,7 +139,7 @@ def plot_precision_at_k(
             k + 0.5, color=ACCENT, ls="--", lw=1.2, label=tr("cutoff k = {k}", lang=lang, k=k)
         )
         ax.legend(fontsize=7, loc="upper right", frameon=False)
-    _style(
+    style_axes(
         ax,
         tr("P@k at every rank (green: relevant)", lang=lang),
         tr("rank k", lang=lang),
@@ -218,7 +218,9 @@ def plot_ap_bars(
     ax.bar(range(values.size), values, color=RELEVANT, width=0.7)
     ax.set_xticks(range(values.size), list(names))
     ax.axhline(mean, color=ACCENT, lw=1.5, label=f"MAP = {mean:.4f}")
-    _style(ax, tr("AP per query; the line is MAP", lang=lang), tr("query", lang=lang), "AP", lang)
+    style_axes(
+        ax, tr("AP per query; the line is MAP", lang=lang), tr("query", lang=lang), "AP", lang
+    )
     ax.set_ylim(0, 1.12)
     ax.legend(fontsize=8, loc="upper right")
     return ax

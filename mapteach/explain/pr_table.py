@@ -9,8 +9,8 @@ import pandas as pd
 
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_
-from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
 from mapteach.metrics.curves import curve_arrays, interpolated_precision
+from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
 __all__ = ["PR_HEADERS", "PRTable", "pr_curve"]
 

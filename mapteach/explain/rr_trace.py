@@ -1,4 +1,10 @@
-"""Step-by-step reciprocal rank: the first relevant result, and the arithmetic a learner reads."""
+"""Step-by-step reciprocal rank: the first relevant result, and the arithmetic a learner reads.
+
+:func:`trace_rr` is the rank-by-rank table, :func:`explain_rr` the arithmetic (1 over
+the first relevant rank). The table, the explanation and the check of ``decimals`` are
+those every trace shares (:mod:`~mapteach.explain.ap_trace`). Introduced in
+``08_choosing_a_metric``.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mapteach.explain.ap_trace import Explanation, TraceTable, _check_decimals
+from mapteach.explain.ap_trace import Explanation, TraceTable, check_decimals
 from mapteach.i18n import tr
-from mapteach.metrics._validation import as_k, as_labels
 from mapteach.metrics.reciprocal_rank import reciprocal_rank
+from mapteach.metrics.validation import as_k, as_labels
 
 __all__ = ["RR_TRACE_COLUMNS", "explain_rr", "trace_rr"]
 
@@ -115,7 +121,7 @@ def explain_rr(
     >>> print(explain_rr([0, 0, 1, 1], k=2))
     RR@2 = 0 (no relevant result in the top 2)
     """
-    _check_decimals(decimals)
+    check_decimals(decimals)
     table = trace_rr(labels, k=k)
     first, rr = table.attrs["first_rank"], table.attrs["rr"]
     name = "RR" if k is None else f"RR@{k}"

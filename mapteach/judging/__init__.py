@@ -4,11 +4,7 @@ the judging board, label sensitivity and annotator agreement.
 Every public name of the package, imported on first use from the module that defines it.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
-from mapteach._lazy import load
+from mapteach._lazy import public_path
 
 #: Each public name and the module of this package that defines it.
 EXPORTS = {
@@ -24,6 +20,7 @@ EXPORTS = {
     "HARD_CASES": "guideline",
     "JUDGING_HEADERS": "sensitivity",
     "JudgingBoard": "judging_board",
+    "JudgingSeries": "sensitivity",
     "JudgingSet": "guideline",
     "JudgingTable": "sensitivity",
     "KAPPA_SCALE": "annotator_agreement",
@@ -43,6 +40,7 @@ EXPORTS = {
     "interpret_kappa": "annotator_agreement",
     "judged_only_ap": "sensitivity",
     "judging_summary": "calibration",
+    "kappa_reading": "annotator_agreement",
     "load_guideline": "guideline",
     "load_judging_set": "guideline",
     "load_judgments": "judgments",
@@ -51,12 +49,4 @@ EXPORTS = {
     "simulate_annotator": "calibration",
     "to_qrels": "judgments",
 }
-__all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    return load(__name__, EXPORTS, name)
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__, __all__ = public_path(__name__, EXPORTS)

@@ -23,6 +23,7 @@ __all__ = [
     "agreement_many",
     "interpret_alpha",
     "interpret_kappa",
+    "kappa_reading",
 ]
 
 
@@ -83,8 +84,12 @@ def agreement(
     Returns
     -------
     kappa : float
-    per_query : pandas.DataFrame or None
-        Columns ``AP (A)``, ``AP (B)``, ``difference``, one row per query.
+    per_query : JudgingTable or None
+        None without a run; else a DataFrame keyed for code (``.display()`` shows it
+        to people), one row per query of the run (index ``query``). Columns:
+
+        - ``ap_a``, ``ap_b``: AP of the run under A's and under B's judgments;
+        - ``difference``: ``ap_b`` minus ``ap_a``.
 
     Raises
     ------
@@ -127,8 +132,10 @@ def agreement(
             labels = [int(judged.get(doc, 0) >= relevance_threshold) for doc in ranking]
             r = sum(grade >= relevance_threshold for grade in judged.values())
             aps.append(average_precision(labels, n_relevant=r))
-        rows[query] = {"AP (A)": aps[0], "AP (B)": aps[1], "difference": aps[1] - aps[0]}
-    return kappa, JudgingTable.from_dict(rows, orient="index")
+        rows[query] = {"ap_a": aps[0], "ap_b": aps[1], "difference": aps[1] - aps[0]}
+    per_query = JudgingTable.from_dict(rows, orient="index")
+    per_query.index.name = "query"
+    return kappa, per_query
 
 
 def agreement_many(judgments: Sequence[Judgments]) -> dict[str, float]:
@@ -142,7 +149,13 @@ def agreement_many(judgments: Sequence[Judgments]) -> dict[str, float]:
     Returns
     -------
     dict
-        ``fleiss_kappa``, ``krippendorff_alpha``, ``annotators`` and ``documents``.
+        One record, keyed for code (show it with
+        ``display_table(pd.Series(result))``, :func:`~mapteach.explain.display.display_table`):
+
+        - ``fleiss_kappa``: Fleiss' kappa over the grades as categories;
+        - ``krippendorff_alpha``: Krippendorff's alpha, ordinal;
+        - ``annotators``: how many annotators;
+        - ``documents``: how many (query, document) pairs each judged.
 
     Raises
     ------
@@ -202,11 +215,23 @@ def interpret_kappa(kappa: float) -> str:
     >>> interpret_kappa(0.89), interpret_kappa(0.7), interpret_kappa(0.62)
     ('good agreement', 'fair agreement', 'dubious: a weak basis for an evaluation')
     """
+    return tr(kappa_reading(kappa))
+
+
+def kappa_reading(kappa: float) -> str:
+    """:func:`interpret_kappa`'s words as an English message, the same in every language.
+
+    For a table's machine form; the display step translates it.
+
+    >>> from mapteach.judging import kappa_reading
+    >>> kappa_reading(0.7)
+    'fair agreement'
+    """
     if isinstance(kappa, bool) or not isinstance(kappa, (int, float)) or math.isnan(kappa):
         raise ValueError(tr("kappa must be a number; got {kappa!r}.", kappa=kappa))
     if kappa > 0.8:
-        return tr(KAPPA_SCALE[0][1])
-    return tr(KAPPA_SCALE[1][1] if kappa >= 0.67 else KAPPA_SCALE[2][1])
+        return KAPPA_SCALE[0][1]
+    return KAPPA_SCALE[1][1] if kappa >= 0.67 else KAPPA_SCALE[2][1]
 
 
 #: Krippendorff's own reading of his alpha (Content Analysis, 2004, ch. 11), not IIR's kappa

@@ -10,10 +10,16 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
-from mapteach.i18n import tr
-from mapteach.judging.annotator_agreement import interpret_kappa
+from mapteach.i18n import N_, tr
+from mapteach.judging.annotator_agreement import kappa_reading
 from mapteach.judging.guideline import load_judging_set
-from mapteach.judging.sensitivity import JudgingTable, Judgments, check_grades, flip_sensitivity
+from mapteach.judging.sensitivity import (
+    JudgingSeries,
+    JudgingTable,
+    Judgments,
+    check_grades,
+    flip_sensitivity,
+)
 from mapteach.metrics import average_precision
 
 __all__ = [
@@ -46,26 +52,54 @@ class CalibrationReport:
     def tendency(self) -> str:
         """``"too high"``, ``"too low"`` or ``"balanced"`` (within a tenth of a grade), in
         the current language."""
+        return tr(self._tendency)
+
+    @property
+    def _tendency(self) -> str:
         if self.bias > 0.1:
-            return tr("too high")
-        return tr("too low") if self.bias < -0.1 else tr("balanced")
+            return N_("too high")
+        return N_("too low") if self.bias < -0.1 else N_("balanced")
 
     def row(self) -> dict[str, object]:
-        """The headline numbers, for a table with one row per annotator.
+        """The headline numbers, keyed for code, for a table with one row per annotator.
 
-        The keys are English (show a table of them with
-        :func:`~mapteach.explain.display.display_table`); the readings are in the
-        current language.
+        Show one with :meth:`display`, a table of several with
+        :func:`~mapteach.explain.display.display_table`
+        (``display_table(pd.DataFrame({name: r.row() ...}).T)``).
+
+        Returns
+        -------
+        dict
+            - ``accuracy``: :attr:`accuracy`;
+            - ``weighted_kappa``: :attr:`kappa`;
+            - ``reading``: what that kappa says on IIR's scale (an English message,
+              :func:`~mapteach.judging.annotator_agreement.kappa_reading`);
+            - ``bias``: :attr:`bias`;
+            - ``tendency``: ``"too high"``, ``"too low"`` or ``"balanced"`` (an
+              English message);
+            - ``missing``: :attr:`missing`;
+            - ``to_recheck``: the number of documents in :attr:`recheck`.
         """
         return {
             "accuracy": self.accuracy,
-            "weighted kappa": self.kappa,
-            "reading (IIR)": interpret_kappa(self.kappa),
+            "weighted_kappa": self.kappa,
+            "reading": kappa_reading(self.kappa),
             "bias": self.bias,
-            "tendency": self.tendency,
+            "tendency": self._tendency,
             "missing": self.missing,
-            "to re-check": len(self.recheck),
+            "to_recheck": len(self.recheck),
         }
+
+    def display(self, *, lang: str | None = None, digits: int | None = 4) -> pd.Series:
+        """:meth:`row`'s display form: headers and readings in the current language (or
+        ``lang``), floats rounded to ``digits``; the values of :meth:`row`.
+
+        >>> from mapteach.judging import calibration_report
+        >>> report = calibration_report({"q": {"d1": 3, "d2": 1}}, {"q": {"d1": 3, "d2": 0}})
+        >>> report.display(lang="zh")["倾向"]
+        '偏高'
+        """
+        return JudgingSeries(self.row()).display(lang=lang, digits=digits)
 
 
 def calibration_report(
@@ -83,6 +117,20 @@ def calibration_report(
     relevant / not-relevant call (grade >= ``relevance_threshold``) differs from the
     gold, ordered by how far flipping the annotator's label moves AP
     (:func:`flip_sensitivity` over ``run``, default: each query's gold order).
+
+    Returns
+    -------
+    CalibrationReport
+        Its numbers (``accuracy``, ``kappa``, ``bias``, ``missing``; the keys of
+        :meth:`CalibrationReport.row`, shown by :meth:`CalibrationReport.display`)
+        and two tables keyed for code (``.display()`` shows them to people):
+
+        - ``confusion``: counts, index ``gold`` (the gold grade), columns ``yours``
+          (the annotator's grade), one of each per grade of the scale;
+        - ``recheck``: one row per binary disagreement, largest AP move first, with
+          columns ``query``, ``doc``, ``rank`` (in the run), ``yours``, ``gold`` (the
+          two grades) and ``ap_change`` (how the annotator's AP moves once that
+          label is corrected).
 
     Raises
     ------
@@ -187,9 +235,18 @@ LEGAL_RESULTS: tuple[tuple[str, str, int], ...] = tuple(
 def judging_summary(grades: Sequence[int], reference: Sequence[int], threshold: int) -> dict:
     """The judging board's readouts: AP, P@5, nDCG@10 of ``grades`` and the reference AP.
 
-    Ungraded results (grade -1) count as not relevant. ``disagree`` lists the ranks
-    (0-based) whose relevant / not-relevant call differs from the reference;
-    ``differs``, the graded ranks whose grade differs.
+    Ungraded results (grade -1) count as not relevant.
+
+    Returns
+    -------
+    dict
+        One record, keyed for code:
+
+        - ``ap``, ``p5``, ``ndcg10``: AP, P@5 and nDCG@10 of ``grades``;
+        - ``ref_ap``: AP of the reference grades;
+        - ``disagree``: the ranks (0-based) whose relevant / not-relevant call
+          differs from the reference;
+        - ``differs``: the graded ranks (0-based) whose grade differs.
 
     Examples
     --------

@@ -31,7 +31,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -43,6 +42,7 @@ import pandas as pd
 
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
+from mapteach.sources import read_json
 
 #: The keys of the JSON data files whose text a learner reads; ``tools/i18n.py``
 #: puts their values in the message catalogue. Their values are English; the Chinese
@@ -273,49 +273,38 @@ class _Reader:
     def fail(self, where: str, message: str) -> ValueError:
         return ValueError(f"{self.name}: {where}: {message}")
 
-    def get(self, node: Any, key: str, kind: type, where: str) -> Any:
-        if not isinstance(node, Mapping):
-            raise self.fail(where, tr("expected an object, got {kind}.", kind=type(node).__name__))
-        if key not in node:
-            raise self.fail(where, tr("missing field {key!r}.", key=key))
-        value = node[key]
-        if kind is int:
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        else:
-            ok = isinstance(value, kind)
+    def check(self, ok: bool, where: str, message: str, **values: Any) -> None:
+        """Raise the error at ``where`` unless ``ok``: ``message`` (an English message,
+        marked with ``N_``) in the current language, filled with ``values``."""
         if not ok:
-            raise self.fail(
-                f"{where}.{key}",
-                tr(
-                    "expected {expected}, got {kind}.",
-                    expected=kind.__name__,
-                    kind=type(value).__name__,
-                ),
-            )
-        if isinstance(value, str) and not value.strip():
-            raise self.fail(f"{where}.{key}", tr("is empty."))
+            raise self.fail(where, tr(message, **values))
+
+    def get(self, node: Any, key: str, kind: type, where: str) -> Any:
+        """``node[key]``, checked: ``node`` an object that holds it, of type ``kind``
+        (an int is not a bool), and not an empty or blank string."""
+        self.check(
+            isinstance(node, Mapping),
+            where,
+            N_("expected an object, got {kind}."),
+            kind=type(node).__name__,
+        )
+        self.check(key in node, where, N_("missing field {key!r}."), key=key)
+        value = node[key]
+        self.check(
+            isinstance(value, kind) and not (kind is int and isinstance(value, bool)),
+            f"{where}.{key}",
+            N_("expected {expected}, got {kind}."),
+            expected=kind.__name__,
+            kind=type(value).__name__,
+        )
+        self.check(
+            not (isinstance(value, str) and not value.strip()), f"{where}.{key}", N_("is empty.")
+        )
         return value
 
-
-def _read_json(path: str | os.PathLike) -> tuple[str, Any]:
-    name = os.fsdecode(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ValueError(
-            tr("{name}: cannot read the file ({reason}).", name=name, reason=error.strerror)
-        ) from None
-    try:
-        return name, json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            tr(
-                "{name}, line {line}: not JSON ({reason}).",
-                name=name,
-                line=error.lineno,
-                reason=error.msg,
-            )
-        ) from None
+    def fields(self, node: Any, where: str, **kinds: type) -> list[Any]:
+        """The value of each field named in ``kinds``, in that order, checked as :meth:`get`."""
+        return [self.get(node, key, kind, where) for key, kind in kinds.items()]
 
 
 def _scale(read: _Reader, document: Any) -> tuple[Grade, ...]:
@@ -323,23 +312,22 @@ def _scale(read: _Reader, document: Any) -> tuple[Grade, ...]:
     for index, node in enumerate(read.get(document, "scale", list, "guideline")):
         where = f"scale[{index}]"
         grade = read.get(node, "grade", int, where)
-        if grade != index:
-            raise read.fail(
-                f"{where}.grade", tr("expected {index} (grades run 0, 1, 2, ...).", index=index)
-            )
-        anchors = read.get(node, "anchors", list, where)
-        if len(anchors) < 2 or not all(isinstance(a, str) and a.strip() for a in anchors):
-            raise read.fail(f"{where}.anchors", tr("needs at least two non-empty anchor examples."))
-        grades.append(
-            Grade(
-                grade,
-                read.text(read.get(node, "label", str, where)),
-                read.text(read.get(node, "definition", str, where)),
-                tuple(read.text(anchor) for anchor in anchors),
-            )
+        read.check(
+            grade == index,
+            f"{where}.grade",
+            N_("expected {index} (grades run 0, 1, 2, ...)."),
+            index=index,
         )
-    if len(grades) < 2:
-        raise read.fail("scale", tr("needs at least two grades."))
+        anchors = read.get(node, "anchors", list, where)
+        read.check(
+            len(anchors) >= 2 and all(isinstance(a, str) and a.strip() for a in anchors),
+            f"{where}.anchors",
+            N_("needs at least two non-empty anchor examples."),
+        )
+        label, definition = read.fields(node, where, label=str, definition=str)
+        anchors = tuple(read.text(anchor) for anchor in anchors)
+        grades.append(Grade(grade, read.text(label), read.text(definition), anchors))
+    read.check(len(grades) >= 2, "scale", N_("needs at least two grades."))
     return tuple(grades)
 
 
@@ -348,34 +336,38 @@ def _rules(read: _Reader, document: Any, max_grade: int) -> tuple[Rule, ...]:
     cases: set[str] = set()
     for index, node in enumerate(read.get(document, "rules", list, "guideline")):
         where = f"rules[{index}]"
-        case = read.get(node, "case", str, where)
-        rule = Rule(
-            read.get(node, "id", str, where),
-            read.text(case),
-            read.text(read.get(node, "statement", str, where)),
-            read.get(node, "effect", str, where),
-            read.get(node, "grade", int, where),
+        case, rule_id, statement, effect, grade = read.fields(
+            node, where, case=str, id=str, statement=str, effect=str, grade=int
         )
-        if not _RULE_ID.fullmatch(rule.id):
-            raise read.fail(f"{where}.id", tr("{id!r} is not an id like 'R-DUP'.", id=rule.id))
-        if rule.id in rules:
-            raise read.fail(f"{where}.id", tr("{id!r} is used twice.", id=rule.id))
-        if rule.effect not in _EFFECTS:
-            raise read.fail(
-                f"{where}.effect", tr("{effect!r} is not 'implies' or 'caps'.", effect=rule.effect)
-            )
-        if not 0 <= rule.grade <= max_grade:
-            raise read.fail(
-                f"{where}.grade",
-                tr("{grade} is not on the scale 0-{top}.", grade=rule.grade, top=max_grade),
-            )
-        rules[rule.id] = rule
+        read.check(
+            _RULE_ID.fullmatch(rule_id) is not None,
+            f"{where}.id",
+            N_("{id!r} is not an id like 'R-DUP'."),
+            id=rule_id,
+        )
+        read.check(rule_id not in rules, f"{where}.id", N_("{id!r} is used twice."), id=rule_id)
+        read.check(
+            effect in _EFFECTS,
+            f"{where}.effect",
+            N_("{effect!r} is not 'implies' or 'caps'."),
+            effect=effect,
+        )
+        read.check(
+            0 <= grade <= max_grade,
+            f"{where}.grade",
+            N_("{grade} is not on the scale 0-{top}."),
+            grade=grade,
+            top=max_grade,
+        )
+        rules[rule_id] = Rule(rule_id, read.text(case), read.text(statement), effect, grade)
         cases.add(case)
     missing = [case for case in HARD_CASES if case not in cases]
-    if missing:
-        raise read.fail(
-            "rules", tr("no rule for the hard case(s): {cases}.", cases=", ".join(missing))
-        )
+    read.check(
+        not missing,
+        "rules",
+        N_("no rule for the hard case(s): {cases}."),
+        cases=", ".join(missing),
+    )
     return tuple(rules.values())
 
 
@@ -408,7 +400,8 @@ def load_guideline(path: str | os.PathLike | None = None, *, lang: str | None = 
     ...     print(str(error).replace(str(path), "mine.json"))
     mine.json: scale[2].anchors: needs at least two non-empty anchor examples.
     """
-    name, document = _read_json(_DATA / "guideline.json" if path is None else path)
+    source = _DATA / "guideline.json" if path is None else path
+    name, document = os.fsdecode(source), read_json(source)
     read = _Reader(name, lang)
     scale = _scale(read, document)
     return Guideline(
@@ -420,58 +413,41 @@ def load_guideline(path: str | os.PathLike | None = None, *, lang: str | None = 
 
 
 def _result(read: _Reader, node: Any, where: str, query: str, guideline: Guideline) -> SetResult:
-    result = SetResult(
-        read.get(node, "doc", str, where),
-        read.get(node, "text", str, where),
-        read.get(node, "gloss", str, where),
-        read.get(node, "grade", int, where),
-        read.get(node, "rule", str, where),
-        read.get(node, "reason", str, where),
+    doc, text, gloss, grade, rule_id, reason = read.fields(
+        node, where, doc=str, text=str, gloss=str, grade=int, rule=str, reason=str
     )
     try:
-        rule = guideline.rule(result.rule)
+        rule = guideline.rule(rule_id)
     except KeyError as error:
         raise read.fail(
             f"{where}.rule",
             tr(
                 "query {query!r}, document {doc!r}: {problem}",
                 query=query,
-                doc=result.doc,
+                doc=doc,
                 problem=error.args[0],
             ),
         ) from None
-    if result.rule not in result.reason:
-        raise read.fail(
-            f"{where}.reason",
-            tr(
-                "query {query!r}, document {doc!r}: does not cite its rule {rule!r}.",
-                query=query,
-                doc=result.doc,
-                rule=result.rule,
-            ),
-        )
-    if not rule.allows(result.grade):
-        raise read.fail(
-            f"{where}.grade",
-            tr(
-                "query {query!r}, document {doc!r}: grade {grade} breaks {rule} "
-                "({effect} {limit}).",
-                query=query,
-                doc=result.doc,
-                grade=result.grade,
-                rule=rule.id,
-                effect=rule.effect,
-                limit=rule.grade,
-            ),
-        )
-    return SetResult(
-        result.doc,
-        result.text,
-        read.text(result.gloss),
-        result.grade,
-        result.rule,
-        read.text(result.reason),
+    read.check(
+        rule_id in reason,
+        f"{where}.reason",
+        N_("query {query!r}, document {doc!r}: does not cite its rule {rule!r}."),
+        query=query,
+        doc=doc,
+        rule=rule_id,
     )
+    read.check(
+        rule.allows(grade),
+        f"{where}.grade",
+        N_("query {query!r}, document {doc!r}: grade {grade} breaks {rule} ({effect} {limit})."),
+        query=query,
+        doc=doc,
+        grade=grade,
+        rule=rule.id,
+        effect=rule.effect,
+        limit=rule.grade,
+    )
+    return SetResult(doc, text, read.text(gloss), grade, rule_id, read.text(reason))
 
 
 def load_judging_set(
@@ -501,45 +477,44 @@ def load_judging_set(
     'R-DUP: a copy of r1, ranked higher.'
     """
     guideline = guideline or load_guideline(lang=lang)
-    name, document = _read_json(_DATA / "legal_set.json" if path is None else path)
+    source = _DATA / "legal_set.json" if path is None else path
+    name, document = os.fsdecode(source), read_json(source)
     read = _Reader(name, lang)
     version = read.get(document, "guideline", str, "set")
-    if version != guideline.version:
-        raise read.fail(
-            "set.guideline",
-            tr(
-                "made under guideline {version!r}, not {expected!r}.",
-                version=version,
-                expected=guideline.version,
-            ),
-        )
+    read.check(
+        version == guideline.version,
+        "set.guideline",
+        N_("made under guideline {version!r}, not {expected!r}."),
+        version=version,
+        expected=guideline.version,
+    )
     queries: list[SetQuery] = []
     docs: set[str] = set()
     for qi, node in enumerate(read.get(document, "queries", list, "set")):
         where = f"queries[{qi}]"
         query = read.get(node, "query", str, where)
-        if re.search(r"\s", query) or query in {q.query for q in queries}:
-            raise read.fail(
-                f"{where}.query", tr("{query!r} is repeated or holds white space.", query=query)
-            )
+        read.check(
+            not re.search(r"\s", query) and query not in {q.query for q in queries},
+            f"{where}.query",
+            N_("{query!r} is repeated or holds white space."),
+            query=query,
+        )
         results = []
         for ri, item in enumerate(read.get(node, "results", list, where)):
             result = _result(read, item, f"{where}.results[{ri}]", query, guideline)
-            if re.search(r"\s", result.doc) or result.doc in docs:
-                raise read.fail(
-                    f"{where}.results[{ri}].doc",
-                    tr(
-                        "query {query!r}: document {doc!r} is repeated or holds white space.",
-                        query=query,
-                        doc=result.doc,
-                    ),
-                )
+            read.check(
+                not re.search(r"\s", result.doc) and result.doc not in docs,
+                f"{where}.results[{ri}].doc",
+                N_("query {query!r}: document {doc!r} is repeated or holds white space."),
+                query=query,
+                doc=result.doc,
+            )
             docs.add(result.doc)
             results.append(result)
-        if not results:
-            raise read.fail(f"{where}.results", tr("query {query!r} has no results.", query=query))
+        read.check(
+            bool(results), f"{where}.results", N_("query {query!r} has no results."), query=query
+        )
         gloss = read.text(read.get(node, "gloss", str, where))
         queries.append(SetQuery(query, gloss, tuple(results)))
-    if not queries:
-        raise read.fail("set.queries", tr("no queries."))
+    read.check(bool(queries), "set.queries", N_("no queries."))
     return JudgingSet(read.text(read.get(document, "name", str, "set")), version, tuple(queries))

@@ -1,10 +1,11 @@
 """Judgments saved as they are made: an append-only JSON-lines file per annotator.
 
 Every change (a grade, a new reason, a clear) is one line, appended and flushed at
-once (the file is opened in append mode and never truncated or rewritten)::
+once to an append-only log (:mod:`mapteach.log`: one ``os.write`` under the file's
+lock; the file is never truncated or rewritten)::
 
     {"annotator": "alice", "query": "劳动仲裁赔偿标准", "doc": "r3", "grade": 1,
-     "reason": "R-OLD: repealed", "time": "2026-11-30T14:00:00+00:00", "guideline": "2026.1"}
+     "reason": "R-OLD: repealed", "time": "2026-11-30T14:00:00Z", "guideline": "2026.1"}
 
 A line is the whole state of one (query, document) judgment after the change;
 ``"grade": null`` is a clear. Replaying the file (the last line per document wins)
@@ -13,15 +14,16 @@ one stopped.
 
 What reading does with a line it cannot use, and never silently:
 
-- not JSON, fields missing or extra, a field of the wrong type, a time that is not
-  ISO 8601 with a time zone: ``ValueError`` naming the file and the line (1-based);
-- the **last** line, when it is not JSON and has no newline after it (a write cut
+- not UTF-8, not JSON, fields missing or extra, a field of the wrong type, a time
+  that is not ISO 8601 with a time zone: ``ValueError`` naming the file and the
+  line (1-based);
+- the **last** line, when it cannot be read and has no newline after it (a write cut
   short, by a crash or a full disk): a :class:`TruncatedLineWarning` naming the
   file and line, and the line is ignored (its judgment is lost; judge it again);
-- the next write after such a line first ends it with a newline and then appends
-  a repair note, ``{"repairs_line": N, "time": ...}``; from then on the cut line
-  is no longer last, and reading warns about it again (and ignores it) because the
-  note names it. A line that is not JSON and is not named by a note is an error.
+- the next write after such a line first ends it with a repair note, so the cut line
+  is no longer last; reading keeps warning about it (and ignoring it) because the
+  note names it. A line that cannot be read and is not named by a note is an error;
+- blank lines are skipped.
 
 Errors and warnings are in the current language (:func:`mapteach.i18n.tr`).
 
@@ -41,18 +43,17 @@ Examples
 
 from __future__ import annotations
 
-import json
 import numbers
 import os
 import re
-import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from mapteach.i18n import tr
+import mapteach.log as log
+from mapteach.i18n import N_, tr
+from mapteach.log import TruncatedLineWarning
 
 __all__ = [
     "Event",
@@ -73,11 +74,6 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
     "time": str,
     "guideline": str,
 }
-_REPAIR = ("repairs_line", "time")
-
-
-class TruncatedLineWarning(UserWarning):
-    """The file's last line was cut short while it was written; it is ignored."""
 
 
 @dataclass(frozen=True)
@@ -96,92 +92,45 @@ class Event:
     def now(
         cls, annotator: str, query: str, doc: str, grade: int | None, reason: str, guideline: str
     ) -> Event:
-        """The event, stamped with the current time (ISO 8601, UTC, whole seconds)."""
-        return cls(annotator, query, doc, grade, reason, _now(), guideline)
+        """The event, stamped with the current time (ISO 8601, UTC, whole seconds, ``Z``)."""
+        return cls(annotator, query, doc, grade, reason, log.now(), guideline)
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _ends_cut(path: Path) -> int | None:
-    """The number of the file's last line if it has no newline after it (else None)."""
-    try:
-        with open(path, "rb") as file:
-            if file.seek(0, os.SEEK_END) == 0:
-                return None
-            file.seek(-1, os.SEEK_END)
-            if file.read(1) == b"\n":
-                return None
-            file.seek(0)
-            return sum(chunk.count(b"\n") for chunk in iter(lambda: file.read(1 << 20), b"")) + 1
-    except FileNotFoundError:
-        return None
-
-
-def append_event(path: str | os.PathLike, event: Event) -> None:
-    """Append ``event`` as one JSON line and flush it to disk (``os.fsync``).
-
-    The file and its folder are created if needed. If the file's last line was cut
-    short, it is first ended and a repair note naming it is appended (see the module
-    notes). Nothing already in the file is ever changed.
-    """
-    path = Path(path)
-    where = tr("{name}, the event to append", name=os.fsdecode(path))
-    _event(where, json.loads(json.dumps(asdict(event))))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    cut = _ends_cut(path)
-    lines = ""
-    if cut is not None:
-        lines = "\n" + json.dumps({"repairs_line": cut, "time": _now()}) + "\n"
-    lines += json.dumps(asdict(event), ensure_ascii=False) + "\n"
-    with open(path, "a", encoding="utf-8") as file:
-        file.write(lines)
-        file.flush()
-        os.fsync(file.fileno())
-
-
-def _event(where: str, record: Any) -> Event:
-    if not isinstance(record, dict):
-        raise ValueError(
-            tr(
-                "{where}: expected a JSON object, got {kind}.",
-                where=where,
-                kind=type(record).__name__,
-            )
+def _wrong_type(where: str, field: str, value: Any) -> str:
+    kind = type(value).__name__
+    if field == "grade":
+        return tr(
+            "{where}: field {field!r} is {kind} {value!r}, not an integer or null.",
+            where=where,
+            field=field,
+            kind=kind,
+            value=value,
         )
-    if set(record) != set(_FIELDS):
-        missing = sorted(set(_FIELDS) - set(record))
-        extra = sorted(set(record) - set(_FIELDS))
-        raise ValueError(
-            tr(
-                "{where}: not a judgment (missing fields {missing}, unknown fields {extra}).",
-                where=where,
-                missing=missing,
-                extra=extra,
-            )
-        )
+    return tr(
+        "{where}: field {field!r} is {kind} {value!r}, not a string.",
+        where=where,
+        field=field,
+        kind=kind,
+        value=value,
+    )
+
+
+def _check_fields(record: Any, where: str) -> None:
+    """Raise unless ``record`` is an object with exactly the event's fields, of their types."""
+    log.check_object(
+        record,
+        where,
+        _FIELDS,
+        N_("{where}: not a judgment (missing fields {missing}, unknown fields {extra})."),
+    )
     for field, kind in _FIELDS.items():
-        value = record[field]
-        if isinstance(value, bool) or not isinstance(value, kind):
-            kind_name = type(value).__name__
-            if field == "grade":
-                message = tr(
-                    "{where}: field {field!r} is {kind} {value!r}, not an integer or null.",
-                    where=where,
-                    field=field,
-                    kind=kind_name,
-                    value=value,
-                )
-            else:
-                message = tr(
-                    "{where}: field {field!r} is {kind} {value!r}, not a string.",
-                    where=where,
-                    field=field,
-                    kind=kind_name,
-                    value=value,
-                )
-            raise ValueError(message)
+        if isinstance(record[field], bool) or not isinstance(record[field], kind):
+            raise ValueError(_wrong_type(where, field, record[field]))
+
+
+def _event(record: Any, where: str) -> Event:
+    """The event ``record`` (at ``where``, a file and line) holds; a ValueError if none."""
+    _check_fields(record, where)
     context = tr(
         "{where} (query {query!r}, document {doc!r})",
         where=where,
@@ -192,11 +141,7 @@ def _event(where: str, record: Any) -> Event:
         raise ValueError(
             tr("{context}: grade {grade} is negative.", context=context, grade=record["grade"])
         )
-    try:
-        stamp = datetime.fromisoformat(record["time"])
-    except ValueError:
-        stamp = None
-    if stamp is None or stamp.tzinfo is None:
+    if log.parse_time(record["time"]) is None:
         raise ValueError(
             tr(
                 "{context}: time {time!r} is not ISO 8601 with a time zone.",
@@ -207,30 +152,24 @@ def _event(where: str, record: Any) -> Event:
     return Event(**record)
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str | None, str, bool]]:
-    """(number, text or None, why it could not be read, ended by a newline) for each line."""
-    name = os.fsdecode(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise ValueError(
-            tr(
-                "{name}: cannot read the judgments file ({reason}).",
-                name=name,
-                reason=error.strerror,
-            )
-        ) from None
-    lines = data.split(b"\n")
-    for number, raw in enumerate(lines, start=1):
-        ended = number < len(lines)
-        if not raw and not ended:
-            return
-        try:
-            yield number, raw.decode("utf-8"), "", ended
-        except UnicodeDecodeError as error:
-            yield number, None, tr("not UTF-8 (byte {byte})", byte=error.start + 1), ended
+#: What a judgments file holds, for :mod:`mapteach.log`.
+JUDGMENTS = log.Schema(N_("judgments"), _event, N_("Judge it again."))
+
+
+def append_event(path: str | os.PathLike, event: Event) -> None:
+    """Append ``event`` as one JSON line and flush it to disk (``os.fsync``).
+
+    The file and its folder are created if needed. If the file's last line was cut
+    short, it is first ended and a repair note naming it is appended (see the module
+    notes). Nothing already in the file is ever changed.
+
+    Raises
+    ------
+    ValueError
+        If the event would not read back (a field of the wrong type, a negative
+        grade, a time without a time zone), before anything is written.
+    """
+    log.append(Path(path), asdict(event), JUDGMENTS)
 
 
 def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
@@ -269,48 +208,7 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
     ...     print(str(error).replace(str(path), "bob.jsonl"))
     bob.jsonl, line 2: not JSON (Unterminated string starting at: line 1 column 37).
     """
-    path = Path(path)
-    name = os.fsdecode(path)
-    parsed: list[tuple[int, Any | None, str, bool]] = []
-    for number, text, unreadable, ended in _lines(path):
-        if text is None:
-            parsed.append((number, None, unreadable, ended))
-            continue
-        try:
-            parsed.append((number, json.loads(text), "", ended))
-        except json.JSONDecodeError as error:
-            problem = tr(
-                "not JSON ({reason}: line 1 column {column})", reason=error.msg, column=error.colno
-            )
-            parsed.append((number, None, problem, ended))
-    repaired = {
-        record["repairs_line"]
-        for _, record, _, _ in parsed
-        if isinstance(record, dict) and set(record) == set(_REPAIR)
-    }
-    events = []
-    for number, record, problem, ended in parsed:
-        if record is None:
-            if not ended or number in repaired:
-                warnings.warn(
-                    tr(
-                        "{name}, line {line}: cut short (a write that did not finish); "
-                        "ignored. Judge it again.",
-                        name=name,
-                        line=number,
-                    ),
-                    TruncatedLineWarning,
-                    stacklevel=2,
-                )
-                continue
-            raise ValueError(
-                tr("{name}, line {line}: {problem}.", name=name, line=number, problem=problem)
-            )
-        if isinstance(record, dict) and set(record) == set(_REPAIR):
-            continue
-        where = tr("{name}, line {line}", name=name, line=number)
-        events.append((number, _event(where, record)))
-    return events
+    return log.read(Path(path), JUDGMENTS, missing_ok=True)
 
 
 def replay(events: list[tuple[int, Event]]) -> dict[str, dict[str, Event]]:

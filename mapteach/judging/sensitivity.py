@@ -7,25 +7,33 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from mapteach.explain.display import ShownTable
+from mapteach.explain.display import ShownSeries, ShownTable
 from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.metrics.validation import as_labels, as_n_relevant
 
-__all__ = ["JUDGING_HEADERS", "JudgingTable", "check_grades", "flip_sensitivity", "judged_only_ap"]
+__all__ = [
+    "JUDGING_HEADERS",
+    "JudgingSeries",
+    "JudgingTable",
+    "check_grades",
+    "flip_sensitivity",
+    "judged_only_ap",
+]
 
 Judgments = Mapping[str, Mapping[str, int]]
 
 
-#: The header that shows each key of this module's tables (and of
-#: :meth:`CalibrationReport.row` and :func:`agreement_many`, for tables built from them).
+#: The header that shows each key of the judging tables: this module's, :func:`agreement`'s
+#: and a calibration report's (and of :meth:`CalibrationReport.row` and
+#: :func:`agreement_many`, for tables built from them).
 JUDGING_HEADERS: dict[str, str] = {
     "rank": N_("rank"),
     "label": N_("label"),
     "ap_if_flipped": N_("AP if flipped"),
     "change": N_("change"),
-    "AP (A)": N_("AP (A)"),
-    "AP (B)": N_("AP (B)"),
+    "ap_a": N_("AP (A)"),
+    "ap_b": N_("AP (B)"),
     "difference": N_("difference"),
     "query": N_("query"),
     "doc": N_("doc"),
@@ -33,12 +41,13 @@ JUDGING_HEADERS: dict[str, str] = {
     "gold": N_("gold"),
     "ap_change": N_("AP change"),
     "accuracy": N_("accuracy"),
-    "weighted kappa": N_("weighted kappa"),
-    "reading (IIR)": N_("reading (IIR)"),
+    "weighted_kappa": N_("weighted kappa"),
+    "reading": N_("reading (IIR)"),
     "bias": N_("bias"),
     "tendency": N_("tendency"),
     "missing": N_("not graded"),
-    "to re-check": N_("to re-check"),
+    "to_recheck": N_("to re-check"),
+    "rule": N_("rule"),
     "fleiss_kappa": N_("Fleiss' kappa"),
     "krippendorff_alpha": N_("Krippendorff's alpha"),
     "annotators": N_("annotators"),
@@ -47,9 +56,22 @@ JUDGING_HEADERS: dict[str, str] = {
 
 
 class JudgingTable(ShownTable):
-    """A judging table: English keys, shown with :data:`JUDGING_HEADERS` in the current language."""
+    """A judging table: stable keys, shown with :data:`JUDGING_HEADERS` by ``display()``.
+
+    Its ``reading`` and ``tendency`` columns hold English messages, translated when shown.
+    """
 
     headers = JUDGING_HEADERS
+    text_columns = frozenset({"reading", "tendency"})
+
+
+class JudgingSeries(ShownSeries):
+    """One record of judging numbers (:meth:`CalibrationReport.row`): stable keys, shown
+    with :data:`JUDGING_HEADERS` by ``display()``."""
+
+    headers = JUDGING_HEADERS
+    text_columns = frozenset({"reading", "tendency"})
+    frame = JudgingTable
 
 
 def flip_sensitivity(
@@ -70,8 +92,14 @@ def flip_sensitivity(
 
     Returns
     -------
-    pandas.DataFrame
-        One row per rank: ``rank``, ``label``, ``ap_if_flipped``, ``change``.
+    JudgingTable
+        A DataFrame keyed for code (``.display()`` shows it to people), one row per
+        rank. Columns:
+
+        - ``rank``: the rank, from 1;
+        - ``label``: its label, 0 or 1;
+        - ``ap_if_flipped``: AP with that label flipped (and R moved with it);
+        - ``change``: ``ap_if_flipped`` minus AP.
 
     Examples
     --------

@@ -1,9 +1,11 @@
 """Ranking metrics, one measure per module, each reading like its formula.
 
-Floor 1 of the package: numpy and the standard library only. Beside the scalar
-measures: their whole-run batch kernels (:mod:`mapteach.metrics.batch`), the
-tie-aware expectations (:mod:`mapteach.metrics.ties`), the measure names
-(:mod:`mapteach.metrics.names`), the geometric mean over queries
+Floor 1 of the package: numpy and the standard library only. Each measure module
+holds the scalar measure, its whole-run batch kernel, its tie-aware expectation
+and its declaration (:mod:`mapteach.metrics.declaration`), which the registry
+(:mod:`mapteach.metrics.registry`) collects. Beside them: the machinery the
+kernels share (:mod:`mapteach.metrics.batch`, :mod:`mapteach.metrics.ties`), the
+measure names (:mod:`mapteach.metrics.names`), the geometric mean over queries
 (:mod:`mapteach.metrics.gmap`) and the option vocabularies
 (:mod:`mapteach.metrics.options`).
 """
@@ -16,6 +18,7 @@ from mapteach.metrics.curves import (
     eleven_point_precisions,
     hits_needed,
 )
+from mapteach.metrics.declaration import Declaration
 from mapteach.metrics.gmap import GM_FLOOR, geometric_mean
 from mapteach.metrics.hit import hit_at_k
 from mapteach.metrics.judged import judged_at_k
@@ -26,6 +29,7 @@ from mapteach.metrics.precision import precision_at_k
 from mapteach.metrics.r_precision import r_precision
 from mapteach.metrics.recall import recall_at_k
 from mapteach.metrics.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
+from mapteach.metrics.registry import REGISTRY, measures_markdown
 
 __all__ = [
     "DENOMINATORS",
@@ -33,6 +37,8 @@ __all__ = [
     "GAINS",
     "GM_FLOOR",
     "NO_RELEVANT",
+    "REGISTRY",
+    "Declaration",
     "average_precision",
     "bpref",
     "eleven_point_average_precision",
@@ -43,6 +49,7 @@ __all__ = [
     "judged_at_k",
     "mean_average_precision",
     "mean_reciprocal_rank",
+    "measures_markdown",
     "ndcg_at_k",
     "num_relevant",
     "num_relevant_retrieved",

@@ -3,7 +3,8 @@
 AP = (sum of P@i over the ranks i that hold a relevant document) / R, where R
 is the number of relevant documents the query has, retrieved or not. A relevant
 document that was never retrieved adds nothing to the sum but still counts in R.
-This is trec_eval's ``map`` (``map_cut_k`` with a cutoff).
+This is trec_eval's ``map`` (``map_cut_k`` with a cutoff). The module also holds
+AP's batch kernel, its tie-aware expectation and its declaration.
 """
 
 from __future__ import annotations
@@ -13,8 +14,13 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_
 from mapteach.metrics._sums import sum_in_rank_order
-from mapteach.metrics._validation import (
+from mapteach.metrics.batch import RankedEntries, per_query, ratio, relevant_hits
+from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.options import DENOMINATORS, NO_RELEVANT, Denominator, NoRelevant
+from mapteach.metrics.ties import TieGroups, sum_per_query, within_cutoff
+from mapteach.metrics.validation import (
     as_k,
     as_labels,
     as_n_relevant,
@@ -22,9 +28,13 @@ from mapteach.metrics._validation import (
     check_choice,
     query_error,
 )
-from mapteach.metrics.options import DENOMINATORS, NO_RELEVANT, Denominator, NoRelevant
 
-__all__ = ["average_precision", "mean_average_precision"]
+__all__ = [
+    "AVERAGE_PRECISION",
+    "average_precision",
+    "batch_average_precision",
+    "mean_average_precision",
+]
 
 
 def _precisions_at_hits(y: np.ndarray) -> np.ndarray:
@@ -208,3 +218,91 @@ def mean_average_precision(
             "no_relevant='skip' there is nothing to average."
         )
     return float(np.mean(scores))
+
+
+def batch_average_precision(
+    entries: RankedEntries,
+    *,
+    k: int | None = None,
+    threshold: int = 1,
+    denominator: Denominator = "relevant",
+) -> np.ndarray:
+    """AP (or AP@k) of every query: :func:`average_precision` at once.
+
+    Parameters
+    ----------
+    entries : RankedEntries
+    k : int, optional
+        Rank cutoff.
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+    denominator : {"relevant", "min_relevant_k", "retrieved"}, default "relevant"
+        R, min(R, k), or the relevant documents within the cutoff.
+
+    Returns
+    -------
+    numpy.ndarray
+        One AP per query; 0.0 where the denominator is 0.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.average_precision import batch_average_precision
+    >>> entries = RankedEntries.from_lists([[1, 0, 1, 0, 0], [0, 0]], n_relevant=[3, 0])
+    >>> batch_average_precision(entries).round(4).tolist()  # (1/1 + 2/3) / 3
+    [0.5556, 0.0]
+    >>> batch_average_precision(entries, denominator="retrieved").round(4).tolist()
+    [0.8333, 0.0]
+    """
+    query, rank, hits = relevant_hits(entries, threshold, k)
+    total = per_query(entries, query, hits / rank)
+    if denominator == "relevant":
+        divisor = entries.n_relevant
+    elif denominator == "min_relevant_k":
+        divisor = entries.n_relevant if k is None else np.minimum(entries.n_relevant, k)
+    else:
+        divisor = per_query(entries, query)
+    return ratio(total, divisor)
+
+
+def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_average_precision(
+        entries, k=parameters.k, threshold=parameters.threshold, denominator=parameters.denominator
+    )
+
+
+def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
+    """Each row's expected share of AP's sum (see :mod:`mapteach.metrics.ties`), over the
+    divisor."""
+    k = parameters.k
+    n_g, r_g, rank = groups.size[groups.of_row], groups.hits[groups.of_row], entries.rank
+    offset = groups.offset(rank)
+    expected_hits = (
+        groups.hits_above[groups.of_row] + 1 + (offset - 1) * (r_g - 1) / np.maximum(n_g - 1, 1)
+    )
+    share = np.where(within_cutoff(entries, k), groups.p_relevant() * expected_hits / rank, 0.0)
+    divisor = entries.n_relevant
+    if parameters.denominator == "min_relevant_k" and k is not None:
+        divisor = np.minimum(divisor, k)
+    return ratio(sum_per_query(entries, share), divisor)
+
+
+def _score(labels: np.ndarray, r: int, k: int | None) -> float:
+    return average_precision(labels, n_relevant=r, k=k)
+
+
+#: AP: trec_eval's ``map`` and ``map_cut``.
+AVERAGE_PRECISION = Declaration(
+    name="AP",
+    description=N_(
+        "average precision: the sum of P@i over the ranks i of relevant documents, divided by R"
+    ),
+    cutoff="optional",
+    score=_score,
+    kernel=_kernel,
+    expectation=_expected,
+    trec_eval="map",
+    trec_eval_cut="map_cut",
+    aliases=("MAP",),
+    ap_type=True,
+)

@@ -2,7 +2,8 @@
 
 Buckley and Voorhees (SIGIR 2004) built bpref for incomplete judgments: it reads
 only judged documents, so a run is not punished for retrieving documents nobody
-judged. This is trec_eval's ``bpref``.
+judged. This is trec_eval's ``bpref``. The module also holds bpref's batch kernel
+and its declaration; it has no tie-aware expectation.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_
 from mapteach.metrics._sums import sum_in_rank_order
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.metrics.batch import RankedEntries, judgments, per_query, ratio
+from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.ties import TieGroups
+from mapteach.metrics.validation import as_labels, as_n_relevant
 
-__all__ = ["bpref"]
+__all__ = ["BPREF", "batch_bpref", "bpref"]
 
 
 def _judged_flags(judged: ArrayLike | None, y: np.ndarray) -> np.ndarray:
@@ -124,3 +129,81 @@ def bpref(
     above = np.cumsum(nonrelevant)[y]  # judged non-relevant ranked above each relevant one
     shares = 1.0 - np.minimum(above, r) / max(min(n, r), 1)  # n = 0 above scores 1 - 0 = 1
     return sum_in_rank_order(shares) / r
+
+
+def batch_bpref(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
+    """Bpref of every query: :func:`bpref` at once.
+
+    Each relevant entry scores 1 - min(n, R) / min(N, R), n being the judged
+    non-relevant entries (grade 0 up to the threshold) ranked above it; the sum
+    is over R.
+
+    Parameters
+    ----------
+    entries : RankedEntries
+        With ``judged`` and ``n_nonrelevant``.
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Raises
+    ------
+    ValueError
+        If the entries do not carry ``judged``.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.bpref import batch_bpref
+    >>> entries = RankedEntries.from_lists([[1, 0, 1, 0, 1]], judged=[[1, 1, 1, 1, 1]])
+    >>> batch_bpref(entries).tolist()  # (1 + (1 - 1/2) + (1 - 2/2)) / 3
+    [0.5]
+    """
+    judged, n_nonrelevant = judgments(entries, "Bpref")
+    nonrelevant = judged & (entries.grade >= 0) & (entries.grade < threshold)
+    running = np.cumsum(nonrelevant)
+    counts = np.bincount(entries.query, minlength=entries.n_queries)
+    before = np.r_[0, running][np.cumsum(counts) - counts]  # in the queries before each one
+    relevant = entries.grade >= threshold
+    query = entries.query[relevant]
+    above = (running - before[entries.query])[relevant]
+    r = entries.n_relevant[query]
+    shares = 1.0 - np.minimum(above, r) / np.maximum(np.minimum(n_nonrelevant[query], r), 1)
+    return ratio(per_query(entries, query, shares), entries.n_relevant)
+
+
+def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_bpref(entries, threshold=parameters.threshold)
+
+
+def _no_expectation(
+    entries: RankedEntries, groups: TieGroups, parameters: Parameters
+) -> np.ndarray:
+    raise ValueError(
+        "Bpref has no tie-aware expectation here (min(n, R) is not linear in the order of "
+        "a tie); score it with another ties option, such as 'trec_eval'."
+    )
+
+
+def _score(labels: np.ndarray, r: int, k: int | None) -> float:
+    return bpref(labels, n_relevant=r)
+
+
+#: Bpref: trec_eval's ``bpref``.
+BPREF = Declaration(
+    name="Bpref",
+    description=N_(
+        "binary preference: judged relevant before judged non-relevant, unjudged skipped"
+    ),
+    cutoff="none",
+    score=_score,
+    kernel=_kernel,
+    expectation=_no_expectation,
+    trec_eval="bpref",
+    aliases=("BPref",),
+    reads_judged=True,
+)

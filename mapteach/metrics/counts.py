@@ -3,16 +3,32 @@
 Not measures of quality but the numbers to check first: a run that retrieved
 nothing for a query, or a query with no relevant document, explains many a
 surprising mean. Over queries they are summed, as trec_eval and ir_measures
-(NumRet, NumRel, NumRelRet) report them.
+(NumRet, NumRel, NumRelRet) report them. The module also holds their batch kernels
+and their declarations; no order of a tie changes a count, so each kernel is its own
+tie-aware expectation.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.i18n import N_
+from mapteach.metrics.batch import RankedEntries, per_query, relevant_hits
+from mapteach.metrics.declaration import Declaration, Expectation, Kernel, Parameters
+from mapteach.metrics.validation import as_labels, as_n_relevant
 
-__all__ = ["num_relevant", "num_relevant_retrieved", "num_retrieved"]
+__all__ = [
+    "NUM_REL",
+    "NUM_REL_RET",
+    "NUM_RET",
+    "batch_num_relevant",
+    "batch_num_relevant_retrieved",
+    "batch_num_retrieved",
+    "num_relevant",
+    "num_relevant_retrieved",
+    "num_retrieved",
+]
 
 
 def num_retrieved(labels: ArrayLike) -> int:
@@ -79,3 +95,98 @@ def num_relevant_retrieved(labels: ArrayLike) -> int:
     2
     """
     return int(as_labels(labels).sum())
+
+
+def batch_num_retrieved(entries: RankedEntries) -> np.ndarray:
+    """NumRet of every query: the length of its list.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.counts import batch_num_retrieved
+    >>> batch_num_retrieved(RankedEntries.from_lists([[1, 0, 0], []])).tolist()
+    [3.0, 0.0]
+    """
+    return entries.n_retrieved.astype(float)
+
+
+def batch_num_relevant(entries: RankedEntries) -> np.ndarray:
+    """NumRel of every query: R, its relevant documents, retrieved or not.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.counts import batch_num_relevant
+    >>> batch_num_relevant(RankedEntries.from_lists([[1, 0]], n_relevant=[4])).tolist()
+    [4.0]
+    """
+    return entries.n_relevant.astype(float)
+
+
+def batch_num_relevant_retrieved(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
+    """NumRelRet of every query: its relevant entries.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.counts import batch_num_relevant_retrieved
+    >>> entries = RankedEntries.from_lists([[1, 0, 2], [0]], n_relevant=[4, 1])
+    >>> batch_num_relevant_retrieved(entries).tolist()
+    [2.0, 0.0]
+    """
+    query, _, _ = relevant_hits(entries, threshold, None)
+    return per_query(entries, query).astype(float)
+
+
+def _num_retrieved(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_num_retrieved(entries)
+
+
+def _num_relevant(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_num_relevant(entries)
+
+
+def _num_relevant_retrieved(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_num_relevant_retrieved(entries, threshold=parameters.threshold)
+
+
+def _order_free(kernel: Kernel) -> Expectation:
+    """A count's tie-aware expectation: no order of a tie changes it, so it is the kernel."""
+    return lambda entries, groups, parameters: kernel(entries, parameters)
+
+
+#: NumRet: trec_eval's ``num_ret``.
+NUM_RET = Declaration(
+    name="NumRet",
+    description=N_("results retrieved, summed over queries"),
+    cutoff="none",
+    score=lambda labels, r, k: num_retrieved(labels),
+    kernel=_num_retrieved,
+    expectation=_order_free(_num_retrieved),
+    trec_eval="num_ret",
+    combine="sum",
+)
+
+#: NumRel: trec_eval's ``num_rel``.
+NUM_REL = Declaration(
+    name="NumRel",
+    description=N_("R, relevant documents retrieved or not, summed over queries"),
+    cutoff="none",
+    score=lambda labels, r, k: num_relevant(labels, n_relevant=r),
+    kernel=_num_relevant,
+    expectation=_order_free(_num_relevant),
+    trec_eval="num_rel",
+    combine="sum",
+)
+
+#: NumRelRet: trec_eval's ``num_rel_ret``.
+NUM_REL_RET = Declaration(
+    name="NumRelRet",
+    description=N_("relevant documents retrieved, summed over queries"),
+    cutoff="none",
+    score=lambda labels, r, k: num_relevant_retrieved(labels),
+    kernel=_num_relevant_retrieved,
+    expectation=_order_free(_num_relevant_retrieved),
+    trec_eval="num_rel_ret",
+    combine="sum",
+)

@@ -7,8 +7,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.metrics._sums import sum_in_rank_order
-from mapteach.metrics._validation import as_labels, as_n_relevant, check_choice
 from mapteach.metrics.options import ELEVEN_POINT, ElevenPoint
+from mapteach.metrics.validation import as_labels, as_n_relevant, check_choice
 
 __all__ = [
     "ELEVEN_LEVELS",

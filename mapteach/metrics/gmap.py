@@ -4,7 +4,8 @@ MAP is an arithmetic mean, so raising one easy query from AP 0.80 to 0.90 moves
 it as much as raising a hard one from 0.01 to 0.11. The geometric mean (Robertson
 2006, the TREC Robust track) weighs relative changes instead: the hard query's
 elevenfold gain counts far more. Each value is floored first (trec_eval: 1e-5), so
-that one query at 0 does not pull the whole mean to 0.
+that one query at 0 does not pull the whole mean to 0. The module also declares
+GMAP: AP per query (AP's scalar, kernel and expectation), the geometric mean over queries.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_
 from mapteach.metrics._sums import sum_in_rank_order
+from mapteach.metrics.average_precision import AVERAGE_PRECISION
+from mapteach.metrics.declaration import Declaration
 
-__all__ = ["GM_FLOOR", "geometric_mean"]
+__all__ = ["GMAP", "GM_FLOOR", "geometric_mean"]
 
 #: trec_eval's ``MIN_GEO_MEAN``: the floor under each value of a geometric mean.
 GM_FLOOR = 1e-5
@@ -65,3 +69,17 @@ def geometric_mean(values: ArrayLike, *, floor: float = GM_FLOOR) -> float:
     if not floor > 0:
         raise ValueError(f"floor must be > 0 (the log of 0 is -inf); got {floor}.")
     return math.exp(sum_in_rank_order(np.log(np.maximum(array, floor))) / array.size)
+
+
+#: GMAP: trec_eval's ``gm_map``; AP per query, so only its value over queries differs.
+GMAP = Declaration(
+    name="GMAP",
+    description=N_("AP per query, geometric mean over queries, each AP floored at 1e-5"),
+    cutoff="optional",
+    score=AVERAGE_PRECISION.score,
+    kernel=AVERAGE_PRECISION.kernel,
+    expectation=AVERAGE_PRECISION.expectation,
+    trec_eval="gm_map",
+    combine="gm",
+    ap_type=True,
+)

@@ -2,16 +2,22 @@
 
 Not a measure of the run's quality but of the qrels' coverage of it: measures
 that read unjudged documents as non-relevant (AP, P@k, nDCG) are only as
-trustworthy as this rate is high.
+trustworthy as this rate is high. trec_eval has no such measure. The module also
+holds its batch kernel, its tie-aware expectation and its declaration.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_k, as_labels
+from mapteach.i18n import N_
+from mapteach.metrics.batch import RankedEntries, judgments, per_query, ratio
+from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.ties import TieGroups, sum_per_query, within_cutoff
+from mapteach.metrics.validation import as_k, as_labels
 
-__all__ = ["judged_at_k"]
+__all__ = ["JUDGED", "batch_judged", "judged_at_k"]
 
 
 def judged_at_k(judged: ArrayLike, k: int | None = None) -> float:
@@ -57,3 +63,69 @@ def judged_at_k(judged: ArrayLike, k: int | None = None) -> float:
     if flags.size == 0:
         return 0.0
     return float(flags.sum() / flags.size)
+
+
+def batch_judged(entries: RankedEntries, *, k: int | None = None) -> np.ndarray:
+    """Judged@k of every query: judged entries within rank k, over min(k, list length).
+
+    Parameters
+    ----------
+    entries : RankedEntries
+        With ``judged``.
+    k : int, optional
+        Rank cutoff; without it the whole list counts.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query; 0.0 for an empty list.
+
+    Raises
+    ------
+    ValueError
+        If the entries do not carry ``judged``.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.judged import batch_judged
+    >>> entries = RankedEntries.from_lists([[1, 0, 0, 2], [0]], judged=[[1, 1, 0, 1], [0]])
+    >>> batch_judged(entries, k=3).round(4).tolist()  # 2 of the top 3; 0 of a list of 1
+    [0.6667, 0.0]
+    """
+    judged, _ = judgments(entries, "Judged")
+    within = judged if k is None else judged & (entries.rank <= k)
+    divisor = entries.n_retrieved if k is None else np.minimum(entries.n_retrieved, k)
+    return ratio(per_query(entries, entries.query[within]), divisor)
+
+
+def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_judged(entries, k=parameters.k)
+
+
+def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
+    """Expected judged rows within the cutoff over min(k, list length): each row counts
+    its group's share of judged documents."""
+    k = parameters.k
+    judged, _ = judgments(entries, "Judged")
+    share = np.bincount(groups.of_row, weights=judged.astype(float)) / groups.size
+    found = sum_per_query(entries, np.where(within_cutoff(entries, k), share[groups.of_row], 0.0))
+    divisor = entries.n_retrieved if k is None else np.minimum(entries.n_retrieved, k)
+    return ratio(found, divisor)
+
+
+def _score(labels: np.ndarray, r: int, k: int | None) -> float:
+    # every listed document counts as judged
+    return judged_at_k(np.ones(labels.size, bool), k)
+
+
+#: Judged@k, as ir_measures has it.
+JUDGED = Declaration(
+    name="Judged",
+    description=N_("judgment rate: share of the top k (or of a shorter list) that the qrels judge"),
+    cutoff="optional",
+    score=_score,
+    kernel=_kernel,
+    expectation=_expected,
+    reads_judged=True,
+)

@@ -1,4 +1,7 @@
-"""Normalised discounted cumulative gain at k (nDCG@k, 归一化折损累计增益)."""
+"""Normalised discounted cumulative gain at k (nDCG@k, 归一化折损累计增益).
+
+The module also holds nDCG's batch kernel, its tie-aware expectation and its declaration.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +10,15 @@ from collections import Counter
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_
 from mapteach.metrics._sums import sum_in_rank_order
-from mapteach.metrics._validation import as_gains, as_k, check_choice
+from mapteach.metrics.batch import RankedEntries, per_query, ranks_within, ratio
+from mapteach.metrics.declaration import Declaration, Parameters
 from mapteach.metrics.options import GAINS, Gain
+from mapteach.metrics.ties import TieGroups, sum_per_query, within_cutoff
+from mapteach.metrics.validation import as_gains, as_k, check_choice
 
-__all__ = ["gain_values", "ndcg_at_k"]
+__all__ = ["NDCG", "batch_ndcg", "gain_values", "ideal_dcg", "ndcg_at_k"]
 
 
 def _dcg(gains: np.ndarray) -> float:
@@ -105,7 +112,94 @@ def ndcg_at_k(
             )
     g, pool = gain_values(g, gain), gain_values(pool, gain)
     best = np.sort(pool)[::-1][:k]
-    ideal_dcg = _dcg(best)
-    if ideal_dcg == 0.0:
+    best_dcg = _dcg(best)
+    if best_dcg == 0.0:
         return 0.0
-    return _dcg(g[:k]) / ideal_dcg
+    return _dcg(g[:k]) / best_dcg
+
+
+def ideal_dcg(entries: RankedEntries, k: int | None = None) -> np.ndarray:
+    """DCG (or DCG@k) of every query's ideal ranking: its judged gains, best first.
+
+    Parameters
+    ----------
+    entries : RankedEntries
+    k : int, optional
+        Rank cutoff.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.ndcg import ideal_dcg
+    >>> entries = RankedEntries.from_lists([[1, 0], [2]], ideal=[[3, 1], [2]])
+    >>> ideal_dcg(entries).round(4).tolist()  # 3/1 + 1/log2(3)
+    [3.6309, 2.0]
+    """
+    rank = ranks_within(entries.ideal_query, entries.n_queries)
+    keep = slice(None) if k is None else rank <= k
+    return per_query(
+        entries, entries.ideal_query[keep], entries.ideal_gain[keep] / np.log2(rank[keep] + 1.0)
+    )
+
+
+def batch_ndcg(entries: RankedEntries, *, k: int | None = None) -> np.ndarray:
+    """nDCG (or nDCG@k) of every query: linear gains, log2(rank + 1) discount, as trec_eval.
+
+    Parameters
+    ----------
+    entries : RankedEntries
+    k : int, optional
+        Rank cutoff.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.ndcg import batch_ndcg
+    >>> entries = RankedEntries.from_lists([[1, 0, 1], [0]], ideal=[[3, 1, 1], [0]])
+    >>> batch_ndcg(entries, k=3).round(4).tolist()  # 1.5 / (3/1 + 1/log2(3) + 1/2)
+    [0.3631, 0.0]
+    """
+    cut = entries.grade > 0 if k is None else (entries.grade > 0) & (entries.rank <= k)
+    dcg = per_query(
+        entries, entries.query[cut], entries.grade[cut] / np.log2(entries.rank[cut] + 1.0)
+    )
+    return ratio(dcg, ideal_dcg(entries, k))
+
+
+def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_ndcg(entries, k=parameters.k)
+
+
+def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
+    """Expected DCG over the ideal DCG: each row holds its group's mean gain."""
+    gain = groups.mean_gain[groups.of_row] / np.log2(entries.rank + 1.0)
+    dcg = sum_per_query(entries, np.where(within_cutoff(entries, parameters.k), gain, 0.0))
+    return ratio(dcg, ideal_dcg(entries, parameters.k))
+
+
+def _score(labels: np.ndarray, r: int, k: int | None) -> float:
+    # Without a cutoff the ideal ranking holds all R relevant documents.
+    return ndcg_at_k(labels, k or max(labels.size, r, 1), ideal=np.ones(r))
+
+
+#: nDCG: trec_eval's ``ndcg`` and ``ndcg_cut``.
+NDCG = Declaration(
+    name="nDCG",
+    description=N_("normalised discounted cumulative gain, linear gain and log2 discount"),
+    cutoff="optional",
+    score=_score,
+    kernel=_kernel,
+    expectation=_expected,
+    trec_eval="ndcg",
+    trec_eval_cut="ndcg_cut",
+)

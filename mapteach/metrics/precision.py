@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_k, as_labels
+from mapteach.i18n import N_
+from mapteach.metrics.batch import RankedEntries, per_query, relevant_hits
+from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.ties import TieGroups, expected_found
+from mapteach.metrics.validation import as_k, as_labels
 
-__all__ = ["precision_at_k"]
+__all__ = ["PRECISION", "batch_precision", "precision_at_k"]
 
 
 def precision_at_k(labels: ArrayLike, k: int) -> float:
@@ -51,3 +56,54 @@ def precision_at_k(labels: ArrayLike, k: int) -> float:
     y = as_labels(labels)
     k = as_k(k)
     return float(y[:k].sum() / k)
+
+
+def batch_precision(entries: RankedEntries, k: int, *, threshold: int = 1) -> np.ndarray:
+    """P@k of every query: relevant entries within rank k, over k.
+
+    Parameters
+    ----------
+    entries : RankedEntries
+    k : int
+        Rank cutoff.
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.precision import batch_precision
+    >>> batch_precision(RankedEntries.from_lists([[0, 1, 1, 0], [1]]), 3).round(4).tolist()
+    [0.6667, 0.3333]
+    """
+    query, _, _ = relevant_hits(entries, threshold, k)
+    return per_query(entries, query) / k
+
+
+def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_precision(entries, as_k(parameters.k), threshold=parameters.threshold)
+
+
+def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
+    return expected_found(entries, groups, parameters.k) / as_k(parameters.k)
+
+
+def _score(labels: np.ndarray, r: int, k: int | None) -> float:
+    return precision_at_k(labels, as_k(k))
+
+
+#: P@k: trec_eval's ``P``.
+PRECISION = Declaration(
+    name="P",
+    description=N_("precision at k: relevant documents in the top k, over k"),
+    cutoff="required",
+    score=_score,
+    kernel=_kernel,
+    expectation=_expected,
+    trec_eval_cut="P",
+)

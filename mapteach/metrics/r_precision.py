@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_labels, as_n_relevant
+from mapteach.i18n import N_
+from mapteach.metrics.batch import RankedEntries, per_query, ratio, relevant_hits
+from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.ties import TieGroups, expected_found
+from mapteach.metrics.validation import as_labels, as_n_relevant
 
-__all__ = ["r_precision"]
+__all__ = ["R_PRECISION", "batch_r_precision", "r_precision"]
 
 
 def r_precision(labels: ArrayLike, *, n_relevant: int | None = None) -> float:
@@ -53,3 +58,57 @@ def r_precision(labels: ArrayLike, *, n_relevant: int | None = None) -> float:
     if r == 0:
         return 0.0
     return float(y[:r].sum() / r)
+
+
+def batch_r_precision(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
+    """Rprec of every query: relevant entries within rank R, over R (0.0 when R = 0).
+
+    Parameters
+    ----------
+    entries : RankedEntries
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.r_precision import batch_r_precision
+    >>> entries = RankedEntries.from_lists([[1, 0, 1, 1], [0, 1]], n_relevant=[3, 1])
+    >>> batch_r_precision(entries).round(4).tolist()  # 2 hits in the top 3; none in the top 1
+    [0.6667, 0.0]
+    """
+    query, rank, _ = relevant_hits(entries, threshold, None)
+    within = rank <= entries.n_relevant[query]
+    return ratio(per_query(entries, query[within]), entries.n_relevant)
+
+
+def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_r_precision(entries, threshold=parameters.threshold)
+
+
+def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
+    """Expected relevant documents within each query's own rank R, over R."""
+    found = expected_found(entries, groups, entries.n_relevant[entries.query])
+    return ratio(found, entries.n_relevant)
+
+
+def _score(labels: np.ndarray, r: int, k: int | None) -> float:
+    return r_precision(labels, n_relevant=r)
+
+
+#: Rprec: trec_eval's ``Rprec``.
+R_PRECISION = Declaration(
+    name="Rprec",
+    description=N_("R-precision: relevant documents in the top R, over R"),
+    cutoff="none",
+    score=_score,
+    kernel=_kernel,
+    expectation=_expected,
+    trec_eval="Rprec",
+    aliases=("RPrec",),
+)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.metrics._validation import as_k, as_labels, as_n_relevant
+from mapteach.i18n import N_
+from mapteach.metrics.batch import RankedEntries, per_query, ratio, relevant_hits
+from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.ties import TieGroups, expected_found
+from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
-__all__ = ["recall_at_k"]
+__all__ = ["RECALL", "batch_recall", "recall_at_k"]
 
 
 def recall_at_k(labels: ArrayLike, k: int, *, n_relevant: int | None = None) -> float:
@@ -53,3 +58,55 @@ def recall_at_k(labels: ArrayLike, k: int, *, n_relevant: int | None = None) -> 
     if r == 0:
         return 0.0
     return float(y[:k].sum() / r)
+
+
+def batch_recall(entries: RankedEntries, k: int, *, threshold: int = 1) -> np.ndarray:
+    """R@k of every query: relevant entries within rank k, over R (0.0 when R = 0).
+
+    Parameters
+    ----------
+    entries : RankedEntries
+    k : int
+        Rank cutoff.
+    threshold : int, default 1
+        The lowest grade that counts as relevant.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per query.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.recall import batch_recall
+    >>> entries = RankedEntries.from_lists([[0, 1, 1, 0], [0]], n_relevant=[4, 0])
+    >>> batch_recall(entries, 5).tolist()
+    [0.5, 0.0]
+    """
+    query, _, _ = relevant_hits(entries, threshold, k)
+    return ratio(per_query(entries, query).astype(float), entries.n_relevant)
+
+
+def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_recall(entries, as_k(parameters.k), threshold=parameters.threshold)
+
+
+def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
+    return ratio(expected_found(entries, groups, parameters.k), entries.n_relevant)
+
+
+def _score(labels: np.ndarray, r: int, k: int | None) -> float:
+    return recall_at_k(labels, as_k(k), n_relevant=r)
+
+
+#: R@k: trec_eval's ``recall``.
+RECALL = Declaration(
+    name="R",
+    description=N_("recall at k: relevant documents in the top k, over R"),
+    cutoff="required",
+    score=_score,
+    kernel=_kernel,
+    expectation=_expected,
+    trec_eval_cut="recall",
+)

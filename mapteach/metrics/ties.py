@@ -15,9 +15,11 @@ R-precision and Judged@k are linear too: each row counts its group's share of
 relevant (judged) documents. The counts do not depend on the order. Bpref has
 no closed form here: ``min(n, R)`` is not linear in the order.
 
-RR and Success need binomial coefficients; they come from a table of
-log-factorials built with ``math.lgamma``, so this floor needs numpy and the
-standard library only.
+Each measure's expectation lives in its own module and is named in its
+declaration; what they share is here: the tie groups (:class:`TieGroups`),
+binomial coefficients from a table of log-factorials built with ``math.lgamma``
+(so this floor needs numpy and the standard library only), and
+:func:`expected_scores`, which calls each measure's expectation.
 """
 
 from __future__ import annotations
@@ -25,23 +27,25 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mapteach.metrics._validation import as_k, check_choice
-from mapteach.metrics.batch import (
-    RankedEntries,
-    _ratio,
-    batch_num_relevant,
-    batch_num_relevant_retrieved,
-    batch_num_retrieved,
-    ideal_dcg,
-    judgments,
-)
-from mapteach.metrics.names import Measure
+from mapteach.metrics.batch import RankedEntries
 from mapteach.metrics.options import Denominator
+from mapteach.metrics.validation import check_choice
 
-__all__ = ["expected_scores"]
+if TYPE_CHECKING:
+    from mapteach.metrics.names import Measure
+
+__all__ = [
+    "TieGroups",
+    "expected_found",
+    "expected_scores",
+    "log_comb",
+    "sum_per_query",
+    "within_cutoff",
+]
 
 
 def _log_factorials(n_max: int) -> np.ndarray:
@@ -49,8 +53,18 @@ def _log_factorials(n_max: int) -> np.ndarray:
     return np.array([math.lgamma(n + 1.0) for n in range(n_max + 1)])
 
 
-def _log_comb(n: np.ndarray, k: np.ndarray, log_factorial: np.ndarray) -> np.ndarray:
-    """log C(n, k) for whole numbers 0 <= n < len(log_factorial); -inf where k < 0 or k > n."""
+def log_comb(n: np.ndarray, k: np.ndarray, log_factorial: np.ndarray) -> np.ndarray:
+    """log C(n, k) for whole numbers 0 <= n < len(log_factorial); -inf where k < 0 or k > n.
+
+    Examples
+    --------
+    >>> import math
+    >>> import numpy as np
+    >>> from mapteach.metrics.ties import log_comb
+    >>> table = np.array([math.lgamma(n + 1.0) for n in range(5)])
+    >>> np.exp(log_comb(np.array([4, 4, 2]), np.array([2, 0, 3]), table)).round(6).tolist()
+    [6.0, 1.0, 0.0]
+    """
     n, k = np.broadcast_arrays(np.asarray(n).astype(np.int64), np.asarray(k).astype(np.int64))
     valid = (k >= 0) & (k <= n)
     out = np.full(n.shape, -np.inf)
@@ -60,12 +74,23 @@ def _log_comb(n: np.ndarray, k: np.ndarray, log_factorial: np.ndarray) -> np.nda
 
 
 @dataclass(frozen=True)
-class _TieGroups:
+class TieGroups:
     """The tie groups of a run: runs of equal scores inside one query.
 
     ``of_row`` maps each row to its group; the other arrays have one value per
     group: its query, size n, relevant documents r, ranks above it t, relevant
-    documents ranked above it h, and mean gain.
+    documents ranked above it h, and mean gain. ``log_factorial`` holds log(n!)
+    up to the largest group, for :func:`log_comb`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.ties import TieGroups
+    >>> entries = RankedEntries.from_lists([[1, 0, 1, 1]])
+    >>> groups = TieGroups.of(entries, np.array([3.0, 2.0, 2.0, 1.0]), threshold=1)
+    >>> groups.size.tolist(), groups.hits.tolist(), groups.above.tolist()
+    ([1.0, 2.0, 1.0], [1.0, 1.0, 1.0], [0, 1, 3])
     """
 
     of_row: np.ndarray
@@ -75,6 +100,30 @@ class _TieGroups:
     above: np.ndarray
     hits_above: np.ndarray
     mean_gain: np.ndarray
+    log_factorial: np.ndarray
+
+    @classmethod
+    def of(cls, entries: RankedEntries, score: np.ndarray, *, threshold: int) -> TieGroups:
+        """Group the rows of ``entries`` (sorted by query, score descending) by tied score."""
+        relevant = (entries.grade >= threshold).astype(float)
+        query = entries.query
+        new_group = np.ones(query.size, bool)
+        new_group[1:] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
+        group = np.cumsum(new_group) - 1
+        size = np.bincount(group).astype(float)
+        start = np.flatnonzero(new_group)
+        above = entries.rank[start] - 1
+        running = np.r_[0.0, np.cumsum(relevant)]
+        return cls(
+            of_row=group,
+            query=query[start],
+            size=size,
+            hits=np.bincount(group, weights=relevant),
+            above=above,
+            hits_above=running[start] - running[start - above],
+            mean_gain=np.bincount(group, weights=np.maximum(entries.grade, 0.0)) / size,
+            log_factorial=_log_factorials(int(size.max(initial=0))),
+        )
 
     def offset(self, rank: np.ndarray) -> np.ndarray:
         """i: each row's 1-based place inside its group."""
@@ -85,125 +134,50 @@ class _TieGroups:
         return self.hits[self.of_row] / self.size[self.of_row]
 
 
-def _tie_groups(entries: RankedEntries, score: np.ndarray, relevant: np.ndarray) -> _TieGroups:
-    """Group the rows of ``entries`` (sorted by query, score descending) by tied score."""
-    query = entries.query
-    new_group = np.ones(query.size, bool)
-    new_group[1:] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
-    group = np.cumsum(new_group) - 1
-    size = np.bincount(group).astype(float)
-    start = np.flatnonzero(new_group)
-    above = entries.rank[start] - 1
-    running = np.r_[0.0, np.cumsum(relevant)]
-    return _TieGroups(
-        of_row=group,
-        query=query[start],
-        size=size,
-        hits=np.bincount(group, weights=relevant),
-        above=above,
-        hits_above=running[start] - running[start - above],
-        mean_gain=np.bincount(group, weights=np.maximum(entries.grade, 0.0)) / size,
-    )
+def sum_per_query(entries: RankedEntries, weights: np.ndarray) -> np.ndarray:
+    """Add each row's ``weights`` per query (as floats, even for a run with no rows).
 
-
-def _per_query(entries: RankedEntries, weights: np.ndarray) -> np.ndarray:
-    """Add ``weights`` per query (as floats, even for a run with no rows)."""
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.ties import sum_per_query
+    >>> sum_per_query(RankedEntries.from_lists([[1, 0], [1]]), np.array([0.5, 0.25, 1.0]))
+    array([0.75, 1.  ])
+    """
     sums = np.bincount(entries.query, weights=weights, minlength=entries.n_queries)
     return sums.astype(float, copy=False)
 
 
-def _within(entries: RankedEntries, k: int | np.ndarray | None) -> np.ndarray:
-    """Whether each row is within the cutoff: one ``k``, or one per row."""
+def within_cutoff(entries: RankedEntries, k: int | np.ndarray | None) -> np.ndarray:
+    """Whether each row is within the cutoff: one ``k``, or one per row.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.ties import within_cutoff
+    >>> within_cutoff(RankedEntries.from_lists([[1, 0, 1]]), 2).tolist()
+    [True, True, False]
+    """
     return np.ones(entries.rank.size, bool) if k is None else entries.rank <= k
 
 
-def _expected_ap(
-    entries: RankedEntries, groups: _TieGroups, k: int | None, denominator: Denominator
+def expected_found(
+    entries: RankedEntries, groups: TieGroups, k: int | np.ndarray | None
 ) -> np.ndarray:
-    """Each row's expected share of AP's sum (see the module docstring), over the divisor."""
-    n_g, r_g, rank = groups.size[groups.of_row], groups.hits[groups.of_row], entries.rank
-    offset = groups.offset(rank)
-    expected_hits = (
-        groups.hits_above[groups.of_row] + 1 + (offset - 1) * (r_g - 1) / np.maximum(n_g - 1, 1)
-    )
-    share = np.where(_within(entries, k), groups.p_relevant() * expected_hits / rank, 0.0)
-    divisor = entries.n_relevant
-    if denominator == "min_relevant_k" and k is not None:
-        divisor = np.minimum(divisor, k)
-    return _ratio(_per_query(entries, share), divisor)
+    """Expected relevant documents within the cutoff: each row counts r / n.
 
-
-def _expected_found(
-    entries: RankedEntries, groups: _TieGroups, k: int | np.ndarray | None
-) -> np.ndarray:
-    """Expected relevant documents within the cutoff: each row counts r / n."""
-    return _per_query(entries, np.where(_within(entries, k), groups.p_relevant(), 0.0))
-
-
-def _expected_judged(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
-    """Expected judged rows within the cutoff over min(k, list length): each row counts
-    its group's share of judged documents."""
-    judged, _ = judgments(entries, "Judged")
-    share = np.bincount(groups.of_row, weights=judged.astype(float)) / groups.size
-    found = _per_query(entries, np.where(_within(entries, k), share[groups.of_row], 0.0))
-    divisor = entries.n_retrieved if k is None else np.minimum(entries.n_retrieved, k)
-    return _ratio(found, divisor)
-
-
-def _expected_ndcg(entries: RankedEntries, groups: _TieGroups, k: int | None) -> np.ndarray:
-    """Expected DCG over the ideal DCG: each row holds its group's mean gain."""
-    gain = groups.mean_gain[groups.of_row] / np.log2(entries.rank + 1.0)
-    dcg = _per_query(entries, np.where(_within(entries, k), gain, 0.0))
-    return _ratio(dcg, ideal_dcg(entries, k))
-
-
-def _expected_success(
-    entries: RankedEntries, groups: _TieGroups, k: int, log_factorial: np.ndarray
-) -> np.ndarray:
-    """1 - P(no relevant document in the top k); each group sees min(n, k - t) of its ranks.
-
-    A group of n holding r relevant documents shows s of its ranks within the
-    cutoff; none of them is relevant with probability C(n - r, s) / C(n, s).
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.ties import TieGroups, expected_found
+    >>> entries = RankedEntries.from_lists([[1, 0, 0, 1]])
+    >>> groups = TieGroups.of(entries, np.ones(4), threshold=1)  # all four tied
+    >>> expected_found(entries, groups, 2).tolist()  # 2 ranks x 2/4
+    [1.0]
     """
-    seen = np.minimum(groups.size, k - groups.above).clip(min=0)
-    log_none = _log_comb(groups.size - groups.hits, seen, log_factorial) - _log_comb(
-        groups.size, seen, log_factorial
-    )
-    log_none = np.where(seen > 0, log_none, 0.0)
-    certain = np.isinf(log_none)
-    impossible = np.bincount(groups.query, weights=certain, minlength=entries.n_queries)
-    total = np.bincount(
-        groups.query, weights=np.where(certain, 0.0, log_none), minlength=entries.n_queries
-    )
-    return np.where(impossible > 0, 1.0, 1.0 - np.exp(total))
-
-
-def _first_relevant_group(entries: RankedEntries, groups: _TieGroups) -> np.ndarray:
-    """Index of each query's first group holding a relevant document; -1 if it has none."""
-    first_group = np.full(entries.n_queries, -1)
-    with_hits = np.flatnonzero(groups.hits > 0)
-    if with_hits.size:
-        owner = groups.query[with_hits]
-        firsts = with_hits[np.r_[True, owner[1:] != owner[:-1]]]
-        first_group[groups.query[firsts]] = firsts
-    return first_group
-
-
-def _expected_rr(
-    entries: RankedEntries, groups: _TieGroups, k: int | None, log_factorial: np.ndarray
-) -> np.ndarray:
-    """Expected 1 / rank of the first relevant document, which lies in the first group with one.
-
-    Within that group the first relevant document is at offset i with probability
-    C(n - i, r - 1) / C(n, r).
-    """
-    n_g, r_g = groups.size[groups.of_row], groups.hits[groups.of_row]
-    in_first = groups.of_row == _first_relevant_group(entries, groups)[entries.query]
-    log_p = _log_comb(n_g - groups.offset(entries.rank), r_g - 1, log_factorial) - _log_comb(
-        n_g, r_g, log_factorial
-    )
-    weight = np.where(in_first & _within(entries, k), np.exp(log_p) / entries.rank, 0.0)
-    return _per_query(entries, weight)
+    return sum_per_query(entries, np.where(within_cutoff(entries, k), groups.p_relevant(), 0.0))
 
 
 def expected_scores(
@@ -215,6 +189,8 @@ def expected_scores(
     denominator: Denominator = "relevant",
 ) -> dict[str, np.ndarray]:
     """Tie-aware expected value of each measure, per query.
+
+    Each measure is scored by the expectation its declaration names.
 
     Parameters
     ----------
@@ -236,6 +212,12 @@ def expected_scores(
     dict of str to numpy.ndarray
         One array of per-query expected values per measure, keyed by its name.
 
+    Raises
+    ------
+    ValueError
+        If ``denominator`` is not one of the two, or a measure (Bpref) has no
+        tie-aware expectation.
+
     Examples
     --------
     Two relevant documents among four tied ones, averaged over the 6 placements; the
@@ -252,37 +234,10 @@ def expected_scores(
     {'AP': [0.6806], 'RR': [0.7222]}
     """
     check_choice(denominator, ("relevant", "min_relevant_k"), name="denominator")
-    if any(measure.family == "Bpref" for measure in measures):
-        raise ValueError(
-            "Bpref has no tie-aware expectation here (min(n, R) is not linear in the order of "
-            "a tie); score it with another ties option, such as 'trec_eval'."
+    groups = TieGroups.of(entries, score, threshold=threshold)
+    return {
+        measure.name: measure.declaration.expectation(
+            entries, groups, measure.parameters(threshold=threshold, denominator=denominator)
         )
-    groups = _tie_groups(entries, score, (entries.grade >= threshold).astype(float))
-    log_factorial = _log_factorials(int(groups.size.max(initial=0)))
-    order_free = {
-        "NumRet": batch_num_retrieved,
-        "NumRel": batch_num_relevant,
-        "NumRelRet": lambda e: batch_num_relevant_retrieved(e, threshold=threshold),
+        for measure in measures
     }
-    out: dict[str, np.ndarray] = {}
-    for measure in measures:
-        k, family = measure.k, measure.family
-        if family in ("AP", "GMAP"):
-            out[measure.name] = _expected_ap(entries, groups, k, denominator)
-        elif family == "P":
-            out[measure.name] = _expected_found(entries, groups, k) / as_k(k)
-        elif family in ("R", "Rprec"):
-            cutoff = entries.n_relevant[entries.query] if family == "Rprec" else k
-            found = _expected_found(entries, groups, cutoff)
-            out[measure.name] = _ratio(found, entries.n_relevant)
-        elif family == "nDCG":
-            out[measure.name] = _expected_ndcg(entries, groups, k)
-        elif family == "Success":
-            out[measure.name] = _expected_success(entries, groups, as_k(k), log_factorial)
-        elif family == "RR":
-            out[measure.name] = _expected_rr(entries, groups, k, log_factorial)
-        elif family == "Judged":
-            out[measure.name] = _expected_judged(entries, groups, k)
-        else:
-            out[measure.name] = order_free[family](entries)
-    return out

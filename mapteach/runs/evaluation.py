@@ -1,10 +1,11 @@
 """Evaluate whole runs: TREC qrels and runs, or a (queries x candidates) score matrix.
 
-Both paths end in the batch kernels of :mod:`mapteach.metrics.batch` (or, with
-``ties="expected"``, :mod:`mapteach.metrics.ties`) over rows sorted by (query,
-rank): no Python loop per query. Defaults follow trec_eval: rank by score
-descending, ties broken by document id descending (as strings), the run's rank
-column ignored, queries only in the run ignored, grade >= 1 relevant. Measures
+Both paths end in each measure's batch kernel, through
+:func:`mapteach.metrics.batch.batch_scores` (or, with ``ties="expected"``, its
+tie-aware expectation, through :func:`mapteach.metrics.ties.expected_scores`), over
+rows sorted by (query, rank): no Python loop per query. Defaults follow trec_eval:
+rank by score descending, ties broken by document id descending (as strings), the
+run's rank column ignored, queries only in the run ignored, grade >= 1 relevant. Measures
 are named as ir_measures (``AP@10``) or trec_eval (``map_cut.10``) names them;
 :func:`summarize` gives the all-queries line. Introduced in
 ``11_evaluate_your_own_run``.
@@ -20,7 +21,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mapteach.metrics._validation import check_choice
 from mapteach.metrics.batch import RankedEntries, batch_scores, ranks_within
 from mapteach.metrics.names import DEFAULT_MEASURES, Measure, parse_measures
 from mapteach.metrics.options import (
@@ -35,13 +35,14 @@ from mapteach.metrics.options import (
     Ties,
 )
 from mapteach.metrics.ties import expected_scores
+from mapteach.metrics.validation import check_choice
 from mapteach.runs.frames import as_qrels, as_run
 
 __all__ = ["evaluate", "summarize"]
 
 
 @dataclass(frozen=True)
-class _Options:
+class EvaluationOptions:
     """The convention switches of one evaluation, checked when it is made."""
 
     ties: Ties
@@ -270,7 +271,7 @@ def _rank_order(
     return order[order >= 0]
 
 
-def _conventions(
+def apply_no_relevant(
     table: pd.DataFrame, measures: dict[str, Measure], no_relevant: NoRelevant
 ) -> pd.DataFrame:
     """Apply the choice for queries with no relevant document (R = 0)."""
@@ -285,7 +286,7 @@ def _conventions(
         )
     if no_relevant == "skip":
         return table[~empty]
-    ap_columns = [name for name, m in measures.items() if m.family in ("AP", "GMAP")]
+    ap_columns = [name for name, m in measures.items() if m.declaration.ap_type]
     table.loc[empty, ap_columns] = 1.0
     return table
 
@@ -310,7 +311,7 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
     return codes.astype(np.int64), pd.Index(labels)
 
 
-def _frame(
+def scores_frame(
     index: pd.Index,
     scores: dict[str, np.ndarray],
     r: np.ndarray,
@@ -426,7 +427,7 @@ def evaluate(
     q1            3.0  2          3
     """
     parsed = parse_measures(measures)
-    options = _Options(
+    options = EvaluationOptions(
         ties, no_relevant, missing, relevance_threshold, denominator, max_results, judged_only
     )
     judged, ranked = as_qrels(qrels), as_run(run)
@@ -462,8 +463,8 @@ def evaluate(
         else options.batch(entries, wanted)
     )
     index = pd.Index(queries, name="query_id")
-    table = _frame(index, scores, r.astype(np.int64), entries.n_retrieved, parsed)
-    return _conventions(table, parsed, options.no_relevant)
+    table = scores_frame(index, scores, r.astype(np.int64), entries.n_retrieved, parsed)
+    return apply_no_relevant(table, parsed, options.no_relevant)
 
 
 def summarize(

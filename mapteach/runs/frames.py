@@ -12,12 +12,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mapteach.runs.numbers import _number, invalid_numbers
-from mapteach.runs.trec import _KINDS, _check_duplicates, _load, _Where
+from mapteach.runs.numbers import invalid_numbers, parse_number
+from mapteach.runs.trec import (
+    TREC_KINDS,
+    RowNames,
+    check_unique_documents,
+    read_qrels,
+    read_run,
+)
 
 __all__ = ["as_qrels", "as_run"]
-
-# --- DataFrames and dicts ------------------------------------------------------------------
 
 
 def _id(value: Any) -> str | None:
@@ -74,7 +78,7 @@ def _id_column(column: pd.Series, name: str, source: str) -> Any:
     return column.cat.rename_categories(list(texts)).array
 
 
-def _from_frame(data: pd.DataFrame, value: str, what: str) -> tuple[pd.DataFrame, _Where]:
+def _from_frame(data: pd.DataFrame, value: str, what: str) -> tuple[pd.DataFrame, RowNames]:
     missing = {"query_id", "doc_id", value} - set(data.columns)
     if missing:
         raise ValueError(
@@ -86,14 +90,14 @@ def _from_frame(data: pd.DataFrame, value: str, what: str) -> tuple[pd.DataFrame
         {column: _id_column(data[column], column, source) for column in ("query_id", "doc_id")}
     )
     index = data.index
-    where = _Where(source, what, "row", lambda at: index[at].tolist())
+    where = RowNames(source, what, "row", lambda at: index[at].tolist())
     raw = data[value]
     numeric = isinstance(raw.dtype, np.dtype) and raw.dtype.kind in "biuf"
     frame[value] = raw.to_numpy() if numeric else raw.to_numpy(dtype=object)
     return frame, where
 
 
-def _from_dict(data: Mapping, value: str, what: str) -> tuple[pd.DataFrame, _Where]:
+def _from_dict(data: Mapping, value: str, what: str) -> tuple[pd.DataFrame, RowNames]:
     queries: list[Any] = []
     docs: list[Any] = []
     items: list[Any] = []
@@ -114,7 +118,7 @@ def _from_dict(data: Mapping, value: str, what: str) -> tuple[pd.DataFrame, _Whe
             where = f"query {queries[row]!r}" + (f", document {docs[row]!r}" * (column == "doc_id"))
             raise _id_error(f"the {what} dict", where, column, keys[row])
         frame.insert(len(frame.columns) - 1, column, texts)
-    return frame, _Where(f"the {what}", what, "row", lambda at: at.tolist())
+    return frame, RowNames(f"the {what}", what, "row", lambda at: at.tolist())
 
 
 def _numbers(raw: np.ndarray, integer: bool) -> tuple[np.ndarray, list[int]]:
@@ -127,14 +131,14 @@ def _numbers(raw: np.ndarray, integer: bool) -> tuple[np.ndarray, list[int]]:
                 raw = raw.astype(np.int64 if kind == "integer" else np.float64)
     if raw.dtype != object:
         return raw, np.flatnonzero(invalid_numbers(raw, integer)).tolist()
-    parsed = [_number(item, integer) for item in raw.tolist()]
+    parsed = [parse_number(item, integer) for item in raw.tolist()]
     bad = [row for row, (number, _) in enumerate(parsed) if number is None]
     return (raw if bad else np.array([number for number, _ in parsed])), bad
 
 
-def _finish(frame: pd.DataFrame, where: _Where, what: str) -> pd.DataFrame:
+def _finish(frame: pd.DataFrame, where: RowNames, what: str) -> pd.DataFrame:
     """Check and convert a frame's value column, and reject duplicate documents."""
-    value, integer = _KINDS[what][1], what == "qrels"
+    value, integer = TREC_KINDS[what][1], what == "qrels"
     if frame.empty:
         raise ValueError(f"the {what} holds no rows.")
     raw = frame[value].to_numpy()
@@ -143,11 +147,11 @@ def _finish(frame: pd.DataFrame, where: _Where, what: str) -> pd.DataFrame:
         row = bad[0]
         item = raw[row]
         shown = repr(item) if isinstance(item, str) else str(item)
-        rule = _number(item, integer)[1]
+        rule = parse_number(item, integer)[1]
         raise where.value(row, shown, frame["query_id"][row], frame["doc_id"][row], rule)
     frame[value] = checked.astype(np.int64 if integer else np.float64)
     query, doc = (pd.factorize(frame[column])[0] for column in ("query_id", "doc_id"))
-    _check_duplicates(query, doc, frame, where)
+    check_unique_documents(query, doc, frame, where)
     return frame
 
 
@@ -156,9 +160,8 @@ def _is_source(data: Any) -> bool:
 
 
 def _as(data: Any, what: str) -> pd.DataFrame:
-    if _is_source(data):
-        return _load(data, what)
-    value = _KINDS[what][1]
+    """Qrels or a run from a DataFrame or a dict (a source is for the file readers)."""
+    value = TREC_KINDS[what][1]
     if isinstance(data, pd.DataFrame):
         frame, where = _from_frame(data, value, what)
     elif isinstance(data, Mapping):
@@ -208,7 +211,7 @@ def as_qrels(data: Any) -> pd.DataFrame:
     Traceback (most recent call last):
     ValueError: the qrels, row 0: relevance 1180591620717411303424 of query 'q1', ... int64 ...
     """
-    return _as(data, "qrels")
+    return read_qrels(data) if _is_source(data) else _as(data, "qrels")
 
 
 def as_run(data: Any) -> pd.DataFrame:
@@ -250,4 +253,4 @@ def as_run(data: Any) -> pd.DataFrame:
     Traceback (most recent call last):
     ValueError: the run, row 1: query_id is missing (NaN or None); every row needs a query_id ...
     """
-    return _as(data, "run")
+    return read_run(data) if _is_source(data) else _as(data, "run")

@@ -1,16 +1,14 @@
-"""TREC lines in bytes: decoding, splitting into fields, and where each line is."""
+"""TREC lines in bytes: split into fields, the fields gathered, and their distinct values."""
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mapteach.runs.numbers import _MASKS
+from mapteach.runs.numbers import KEEP_FIRST_BYTES
 
 _BLOCK = 1 << 22  # bytes split into fields at once: bounds the temporary arrays
 
@@ -27,54 +25,20 @@ _FIELD = re.compile(rb"[^ \t\n\v\f\r]+")  # a field: no C isspace() byte
 _WIDE = 8  # fields longer than this many 8-byte words are handled as Python bytes
 
 
-def _check_bytes(data: bytes, name: str, what: str) -> bytes:
-    """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8."""
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as error:
-            raise ValueError(
-                f"{name}: the {what} file is gzip-compressed but cannot be decompressed ({error})."
-            ) from None
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise ValueError(
-            f"{name}, line 1: the {what} file starts with a UTF-16 byte-order mark; "
-            "trec_eval reads bytes, so save it as UTF-8."
-        )
-    if data.startswith(b"\xef\xbb\xbf"):
-        raise ValueError(
-            f"{name}, line 1: the {what} file starts with a UTF-8 byte-order mark, which "
-            "trec_eval would read as part of the first query id; save it without one."
-        )
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise ValueError(
-            f"{name}, line {_line_of(data, nul)}: a NUL byte, which trec_eval cannot read "
-            "(is the file UTF-16? save it as UTF-8)."
-        )
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ValueError(
-                f"{name}, line {_line_of(data, error.start)}: bytes "
-                f"{data[error.start : error.end]!r} are not valid UTF-8 ({error.reason}); "
-                "TREC files are UTF-8 text."
-            ) from None
-    return data
-
-
-def _line_of(data: bytes, offset: int) -> int:
-    """The 1-based line holding a byte offset."""
-    return data.count(b"\n", 0, offset) + 1
-
-
-# --- splitting lines into fields -----------------------------------------------------------
-
-
-class _Lines:
+class LineFields:
     """Per line of a file: its field count, whether it is a comment, and where the wanted
     fields start (byte offsets) and how long they are (meaningless where they are absent).
+
+    ``wanted`` are field numbers (0 for the first); ``hash_at_start`` says that only a
+    ``#`` in a line's first byte starts a comment (qrels), not one after blanks (runs).
+    The file readers (:mod:`mapteach.runs.trec`) gather the fields with
+    :func:`gather_fields`.
+
+    >>> lines = LineFields(b"q1 Q0 d1\\n# note\\n\\nq2 0 d22 1\\n", (0, 2), hash_at_start=True)
+    >>> lines.count.tolist(), lines.comment.tolist()
+    ([3, 2, 0, 4], [False, True, False, False])
+    >>> lines.starts[1][[0, 3]].tolist(), lines.lengths[1][[0, 3]].tolist()  # d1 and d22
+    ([6, 22], [2, 3])
     """
 
     def __init__(self, data: bytes, wanted: tuple[int, ...], hash_at_start: bool):
@@ -133,10 +97,14 @@ class _Lines:
         return here.stop
 
 
-def _fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def gather_fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The fields as NUL-padded fixed-width bytes (dtype S), or Python bytes if one is long.
 
-    Gathered 8 bytes at a time, through an unaligned uint64 view with a 1-byte stride.
+    ``starts`` and ``lengths`` as :class:`LineFields` gives them. Gathered 8 bytes at a
+    time, through an unaligned uint64 view with a 1-byte stride.
+
+    >>> gather_fields(b"q1 Q0 d1 x", np.array([0, 6]), np.array([2, 2], np.uint8))
+    array([b'q1', b'd1'], dtype='|S8')
     """
     words = -(-int(lengths.max()) // 8)
     if words > _WIDE:  # a length of _LONG or more was stored as _LONG: match those anew
@@ -169,12 +137,21 @@ def _fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
             column[late] = tail[np.minimum(block_starts[late] + 8 * word - base, tail.size - 1)]
             np.subtract(block_lengths, 8 * word, out=keep[:size], dtype=np.int32)
             np.clip(keep[:size], 0, 8, out=keep[:size])
-            np.bitwise_and(column, _MASKS.take(keep[:size], out=mask[:size]), out=out[here, word])
+            np.bitwise_and(
+                column, KEEP_FIRST_BYTES.take(keep[:size], out=mask[:size]), out=out[here, word]
+            )
     return out.view(f"S{8 * words}").ravel()
 
 
-def _distinct(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes in order of first appearance, and the distinct values, of fields or ids."""
+def factorize_fields(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes in order of first appearance, and the distinct values, of fields or ids.
+
+    ``texts`` as :func:`gather_fields` gives them (fixed-width bytes or Python bytes).
+
+    >>> codes, uniques = factorize_fields(np.array([b"7", b"10", b"7"], dtype="S8"))
+    >>> codes.tolist(), uniques.tolist()
+    ([0, 1, 0], [b'7', b'10'])
+    """
     if texts.dtype == object:
         codes, uniques = pd.factorize(texts)
         return codes, np.asarray(uniques, dtype=object)
@@ -182,7 +159,7 @@ def _distinct(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     changes = np.flatnonzero((words[1:] != words[:-1]).any(axis=1)) + 1
     if changes.size < texts.size // 8:  # runs of equal values (a run's query ids): one each
         heads = np.concatenate(([0], changes))
-        codes, uniques = _distinct(texts[heads])
+        codes, uniques = factorize_fields(texts[heads])
         return np.repeat(codes, np.diff(heads, append=texts.size)), uniques
     codes, _ = pd.factorize(words[:, 0])
     for word in range(1, words.shape[1]):
@@ -193,9 +170,13 @@ def _distinct(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes, texts[first]
 
 
-def _labels(texts: np.ndarray) -> pd.Categorical[Any]:
-    """Identifier fields as a categorical of str, its categories sorted as trec_eval sorts."""
-    codes, uniques = _distinct(texts)
+def ids_as_categorical(texts: np.ndarray) -> pd.Categorical[Any]:
+    """Identifier fields as a categorical of str, its categories sorted as trec_eval sorts.
+
+    >>> ids_as_categorical(np.array([b"q2", b"q10", b"q2"], dtype="S8")).categories.tolist()
+    ['q10', 'q2']
+    """
+    codes, uniques = factorize_fields(texts)
     order = np.argsort(uniques, kind="stable")  # bytes order is strcmp's and code-point order
     rank = np.empty(order.size, np.int64)
     rank[order] = np.arange(order.size)

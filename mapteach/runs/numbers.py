@@ -45,18 +45,29 @@ _ONES = np.uint64(0x0101010101010101)  # times a word of byte flags: their sum i
 _PLACES = np.uint64(0x0001020304050607)  # times a word of one byte flag: its place on top
 
 
+#: ``KEEP_FIRST_BYTES[k]`` keeps the first ``k`` bytes (0 to 8) of a little-endian 8-byte word.
+KEEP_FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
+
+
 _GRADE_RULE = "an integer grade"
 
 
 _SCORE_RULE = "a finite number"
 
 
-def _number(value: Any, integer: bool) -> tuple[int | float | None, str]:
+def parse_number(value: Any, integer: bool) -> tuple[int | float | None, str]:
     """A grade (integer within int64) or a score (finite, float32 range), or None; the rule.
 
     Text follows trec_eval's readers where their reading is unambiguous: a grade is
     what ``atol`` reads whole (``2``, ``+2``, ``-1``) or with a zero fraction (``2.0``),
     a score a decimal that ``strtod`` reads whole (no ``inf``, ``nan``, hex or ``_``).
+    The rule is the one a message says the value breaks. Shared by the file readers
+    and the DataFrame and dict readers (:mod:`mapteach.runs.frames`).
+
+    >>> parse_number("2.0", True), parse_number("2.5", True)
+    ((2, 'an integer grade'), (None, 'an integer grade'))
+    >>> parse_number("1e39", False)
+    (None, 'a finite number within ±3.4e38 (trec_eval stores scores as 32-bit floats)')
     """
     rule = _GRADE_RULE if integer else _SCORE_RULE
     if isinstance(value, str):
@@ -91,7 +102,7 @@ def _number(value: Any, integer: bool) -> tuple[int | float | None, str]:
 def invalid_numbers(values: np.ndarray, integer: bool) -> np.ndarray:
     """Which numbers break the grade rule (``integer``) or the score rule.
 
-    The vectorised twin of :func:`_number`, shared by the file readers and by
+    The vectorised twin of :func:`parse_number`, shared by the file readers and by
     :func:`mapteach.runs.score_matrix.evaluate_scores`: a grade must be a whole number
     within int64, a score finite and within float32's range.
     """
@@ -116,9 +127,10 @@ def _plain_decimals(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (Clinger's fast path). The other texts are left to the caller (their values here
     are meaningless).
 
-    Per block of rows, the bytes are checked as a matrix; then each text, as two
-    little-endian 8-byte words, loses its sign and its point (a byte shift), becomes
-    digit values, and is read 8 digits a word by SWAR multiplications.
+    Per block of rows, the bytes are checked as a matrix (:func:`_plain_layout`); then
+    each text, as two little-endian 8-byte words, loses its sign and its point (a byte
+    shift), becomes digit values, and is read 8 digits a word by SWAR multiplications
+    (:func:`_plain_digits`).
     """
     rows, width = texts.size, texts.dtype.itemsize
     words = texts.view("<u8").reshape(rows, width // 8)
@@ -129,52 +141,69 @@ def _plain_decimals(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for begin in range(0, rows, _PLAIN_ROWS):  # blocks of rows bound the temporaries
         here = slice(begin, min(begin + _PLAIN_ROWS, rows))
         head = matrix[here, :columns]
-        digit = (head - np.uint8(48)) < 10  # wraps around below '0'
-        dot = head == 46
-        signed = (head[:, 0] == 45) | (head[:, 0] == 43)
-        allowed = digit | dot | (head == 0)  # NUL: the padding after a field's end
-        allowed[:, 0] |= signed
-        flags = np.stack((digit, dot, ~allowed)).view("<u8")  # 8 flags a word, per row
-        if columns > 8:
-            sums = flags[:, :, 0] + flags[:, :, 1]
-            dot_words = flags[1]
-        else:
-            sums, dot_words = flags[:, :, 0], np.concatenate((flags[1], flags[1] & 0), axis=1)
-        count, dots, bad = (sums * _ONES) >> np.uint64(56)  # the flags' sums, by byte lanes
-        good = (bad == 0) & (dots <= 1) & (count >= 1) & (count <= 15)
+        good, count, signed, point, fraction = _plain_layout(head)
         if width > columns:  # texts longer than 16 bytes are not plain
             good &= ~matrix[here, columns:].any(axis=1)
-        count = count.astype(np.int64)
-        # where the single point is: a word with one flag at byte k, times _PLACES, is k
-        at_low = (dot_words[:, 0] * _PLACES) >> np.uint64(56)
-        at_high = (dot_words[:, 1] * _PLACES) >> np.uint64(56)
-        point = np.where(
-            dot_words[:, 0] != 0,
-            at_low.astype(np.int64),
-            np.where(dot_words[:, 1] != 0, at_high.astype(np.int64) + 8, count + signed),
-        )
-        fraction = count + signed - point  # digits after the point (0 without one)
         low = words[here, 0]
         high = words[here, 1] if width > 8 else np.zeros_like(low)
-        # drop the sign: the 16 bytes move down one
-        low = np.where(signed, (low >> 8) | (high << 56), low)
-        high = np.where(signed, high >> 8, high)
-        point -= signed
-        # drop the point: the bytes after it move down one
-        keep_low = _MASKS[np.clip(point, 0, 8)]
-        keep_high = _MASKS[np.clip(point - 8, 0, 8)]
-        low = (low & keep_low) | (((low >> 8) | (high << 56)) & ~keep_low)
-        high = (high & keep_high) | ((high >> 8) & ~keep_high)
-        # the digits' values, the padding after them left 0: 16 digits, the count first
-        low -= _ZEROS & _MASKS[np.minimum(count, 8)]
-        high -= _ZEROS & _MASKS[np.clip(count - 8, 0, 8)]
-        number = _swar8(low) * np.uint64(10**8) + _swar8(high)
-        number //= _POWERS_OF_TEN_INT[16 - np.clip(count, 1, 15)]
+        number = _plain_digits(low, high, signed, point, count)
         out = values[here]
         np.divide(number, _POWERS_OF_TEN[np.clip(fraction, 0, 15)], out=out)
         np.negative(out, out=out, where=head[:, 0] == 45)
         plain[here] = good
     return values, plain
+
+
+def _plain_layout(head: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per text (a row of its first 8 or 16 bytes): whether it looks plain, how many
+    digits it has, whether it is signed, where its point is once the sign is dropped
+    (the digit count without one), and how many digits follow the point."""
+    digit = (head - np.uint8(48)) < 10  # wraps around below '0'
+    dot = head == 46
+    signed = (head[:, 0] == 45) | (head[:, 0] == 43)
+    allowed = digit | dot | (head == 0)  # NUL: the padding after a field's end
+    allowed[:, 0] |= signed
+    flags = np.stack((digit, dot, ~allowed)).view("<u8")  # 8 flags a word, per row
+    if head.shape[1] > 8:
+        sums = flags[:, :, 0] + flags[:, :, 1]
+        dot_words = flags[1]
+    else:
+        sums, dot_words = flags[:, :, 0], np.concatenate((flags[1], flags[1] & 0), axis=1)
+    count, dots, bad = (sums * _ONES) >> np.uint64(56)  # the flags' sums, by byte lanes
+    good = (bad == 0) & (dots <= 1) & (count >= 1) & (count <= 15)
+    count = count.astype(np.int64)
+    # where the single point is: a word with one flag at byte k, times _PLACES, is k
+    at_low = (dot_words[:, 0] * _PLACES) >> np.uint64(56)
+    at_high = (dot_words[:, 1] * _PLACES) >> np.uint64(56)
+    point = np.where(
+        dot_words[:, 0] != 0,
+        at_low.astype(np.int64),
+        np.where(dot_words[:, 1] != 0, at_high.astype(np.int64) + 8, count + signed),
+    )
+    fraction = count + signed - point  # digits after the point (0 without one)
+    point -= signed
+    return good, count, signed, point, fraction
+
+
+def _plain_digits(
+    low: np.ndarray, high: np.ndarray, signed: np.ndarray, point: np.ndarray, count: np.ndarray
+) -> np.ndarray:
+    """The digits of texts (two little-endian 8-byte words each) as integers, once each
+    text's sign and point are dropped; ``point`` is where the point is without the sign."""
+    # drop the sign: the 16 bytes move down one
+    low = np.where(signed, (low >> 8) | (high << 56), low)
+    high = np.where(signed, high >> 8, high)
+    # drop the point: the bytes after it move down one
+    keep_low = KEEP_FIRST_BYTES[np.clip(point, 0, 8)]
+    keep_high = KEEP_FIRST_BYTES[np.clip(point - 8, 0, 8)]
+    low = (low & keep_low) | (((low >> 8) | (high << 56)) & ~keep_low)
+    high = (high & keep_high) | ((high >> 8) & ~keep_high)
+    # the digits' values, the padding after them left 0: 16 digits, the count first
+    low -= _ZEROS & KEEP_FIRST_BYTES[np.minimum(count, 8)]
+    high -= _ZEROS & KEEP_FIRST_BYTES[np.clip(count - 8, 0, 8)]
+    number = _swar8(low) * np.uint64(10**8) + _swar8(high)
+    number //= _POWERS_OF_TEN_INT[16 - np.clip(count, 1, 15)]
+    return number
 
 
 def _swar8(word: np.ndarray) -> np.ndarray:
@@ -184,13 +213,19 @@ def _swar8(word: np.ndarray) -> np.ndarray:
     return (word * np.uint64(10000) + (word >> 32)) & np.uint64(0xFFFFFFFF)
 
 
-def _scores(texts: np.ndarray) -> np.ndarray | None:
+def parse_scores(texts: np.ndarray) -> np.ndarray | None:
     """Scores from fixed-width texts, vectorised; None if one breaks the rule.
 
     Plain decimals take :func:`_plain_decimals`' exact fast path. For the rest, once
     the bytes are limited to digits, ``.``, signs and ``e``/``E`` (no ``_``, no ``inf``
     or ``nan``), Python's ``float`` grammar, which numpy's cast uses, is ``strtod``'s
-    for decimals, and both round correctly.
+    for decimals, and both round correctly. The file readers' way to read a run's
+    score fields (NUL-padded, as :func:`mapteach.runs.lines.gather_fields` gives them).
+
+    >>> parse_scores(np.array([b"2.5", b"-1e3", b".125"], dtype="S8")).tolist()
+    [2.5, -1000.0, 0.125]
+    >>> parse_scores(np.array([b"2.5", b"inf"], dtype="S8")) is None
+    True
     """
     if texts.dtype == object:
         return None
@@ -209,6 +244,3 @@ def _scores(texts: np.ndarray) -> np.ndarray | None:
         return None
     values[rest] = parsed
     return values
-
-
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # keep the first k bytes

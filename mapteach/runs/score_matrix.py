@@ -20,7 +20,7 @@ from mapteach.metrics.options import (
     NoRelevant,
     Ties,
 )
-from mapteach.runs.evaluation import _conventions, _frame, _Options
+from mapteach.runs.evaluation import EvaluationOptions, apply_no_relevant, scores_frame
 from mapteach.runs.numbers import invalid_numbers
 
 __all__ = ["evaluate_scores"]
@@ -356,7 +356,7 @@ def evaluate_scores(
     ValueError: relevance[0, 2] is 0.5 (query 0, document 2), which is not a whole number ...
     """
     parsed = parse_measures(measures)
-    options = _Options(ties, no_relevant, "ignore", relevance_threshold, denominator)
+    options = EvaluationOptions(ties, no_relevant, "ignore", relevance_threshold, denominator)
     score, grade, cells = _matrices(scores, relevance, query_ids, doc_ids)
     n_queries, n_candidates = score.shape
     order = _matrix_order(score, grade, options.ties, cells.doc_ids)
@@ -385,5 +385,5 @@ def evaluate_scores(
         if cells.query_ids is None
         else pd.Index(cells.query_ids, name="query")
     )
-    table = _frame(index, result, r, np.full(n_queries, n_candidates), parsed)
-    return _conventions(table, parsed, options.no_relevant)
+    table = scores_frame(index, result, r, np.full(n_queries, n_candidates), parsed)
+    return apply_no_relevant(table, parsed, options.no_relevant)

@@ -32,8 +32,10 @@ work), then split into fields by numpy, a block of lines at a time.
 
 from __future__ import annotations
 
+import gzip
 import os
 import warnings
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,9 +43,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mapteach.runs.lines import _check_bytes, _distinct, _fields, _labels, _Lines
-from mapteach.runs.numbers import _number, _scores
-from mapteach.sources import Source, _name, _slurp
+from mapteach.runs.lines import LineFields, factorize_fields, gather_fields, ids_as_categorical
+from mapteach.runs.numbers import parse_number, parse_scores
+from mapteach.sources import Source, read_bytes, source_name
 
 __all__ = ["read_qrels", "read_run", "write_trec"]
 
@@ -54,11 +56,22 @@ _RUN = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 
 
 #: Per kind: the fields of a line, the value column, and the value's field number.
-_KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
+TREC_KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
 
 
-class _Where:
-    """Names rows in messages: the source, and lines (files) or rows (frames, dicts)."""
+class RowNames:
+    """Names rows in messages: the source, and lines (files) or rows (frames, dicts).
+
+    ``what`` is the kind (``"qrels"`` or ``"run"``), ``unit`` what a row is called, and
+    ``names`` turns row positions into the numbers or labels a message shows. The file
+    readers and :mod:`mapteach.runs.frames` raise every error about a row through one.
+
+    >>> lines = RowNames("run.txt", "run", "line", lambda at: (at + 1).tolist())
+    >>> lines.rows(np.array([2, 8]))
+    'lines 3, 9'
+    >>> print(lines.value(0, "'high'", "q1", "d1", "a finite number"))
+    run.txt, line 1: score 'high' of query 'q1', document 'd1' is not a finite number.
+    """
 
     def __init__(self, source: str, what: str, unit: str, names: Callable[[np.ndarray], Any]):
         self.source, self.what, self.unit, self.names = source, what, unit, names
@@ -71,39 +84,52 @@ class _Where:
     def value(self, row: int, shown: str, query: Any, doc: Any, rule: str) -> ValueError:
         """The error for a bad grade or score; ``shown`` is its text's ``repr`` or a number."""
         return ValueError(
-            f"{self.source}, {self.rows(np.array([row]))}: {_KINDS[self.what][1]} {shown} "
+            f"{self.source}, {self.rows(np.array([row]))}: {TREC_KINDS[self.what][1]} {shown} "
             f"of query {query!r}, document {doc!r} is not {rule}."
         )
 
 
 def _values_from_text(
-    texts: np.ndarray, integer: bool, where: _Where, queries: Any, docs: Any
+    texts: np.ndarray, integer: bool, where: RowNames, queries: Any, docs: Any
 ) -> np.ndarray:
     """Grades or scores from their text fields; the first bad one raises, naming its line."""
     if integer:  # few distinct grades: parse each once
-        codes, uniques = _distinct(texts)
-        parsed = [_number(item.decode(), True) for item in uniques.tolist()]
+        codes, uniques = factorize_fields(texts)
+        parsed = [parse_number(item.decode(), True) for item in uniques.tolist()]
         bad = [i for i, (value, _) in enumerate(parsed) if value is None]
         if bad:
             row = int(np.flatnonzero(np.isin(codes, bad))[0])
             text = uniques[codes[row]].decode()
             raise where.value(row, repr(text), queries[row], docs[row], parsed[codes[row]][1])
         return np.array([value for value, _ in parsed], dtype=np.int64)[codes]
-    values = _scores(texts)
+    values = parse_scores(texts)
     if values is not None:
         return values
     values = np.empty(texts.size)
     for row, item in enumerate(texts.tolist()):
         text = item.decode()
-        number, rule = _number(text, False)
+        number, rule = parse_number(text, False)
         if number is None:
             raise where.value(row, repr(text), queries[row], docs[row], rule)
         values[row] = number
     return values
 
 
-def _check_duplicates(query: np.ndarray, doc: np.ndarray, ids: pd.DataFrame, where: _Where):
-    """Raise if a document appears twice for one query; ``query``/``doc`` are int codes."""
+def check_unique_documents(
+    query: np.ndarray, doc: np.ndarray, ids: pd.DataFrame, where: RowNames
+) -> None:
+    """Raise if a document appears twice for one query; ``query``/``doc`` are int codes.
+
+    ``ids`` holds the ``query_id`` and ``doc_id`` of each row, for the message.
+
+    >>> ids = pd.DataFrame({"query_id": ["q1", "q1", "q1"], "doc_id": ["d1", "d2", "d1"]})
+    >>> rows = RowNames("the run", "run", "row", lambda at: at.tolist())
+    >>> query, doc = np.array([0, 0, 0]), np.array([0, 1, 0])
+    >>> check_unique_documents(query, doc, ids, rows)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the run: document 'd1' is listed 2 times for query 'q1' in the run (rows 0, 2); ...
+    """
     key = query.astype(np.int64) * (int(doc.max()) + 1) + doc
     ordered = np.sort(key)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
@@ -119,11 +145,53 @@ def _check_duplicates(query: np.ndarray, doc: np.ndarray, ids: pd.DataFrame, whe
     )
 
 
+def _check_bytes(data: bytes, name: str, what: str) -> bytes:
+    """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8."""
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(
+                f"{name}: the {what} file is gzip-compressed but cannot be decompressed ({error})."
+            ) from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ValueError(
+            f"{name}, line 1: the {what} file starts with a UTF-16 byte-order mark; "
+            "trec_eval reads bytes, so save it as UTF-8."
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError(
+            f"{name}, line 1: the {what} file starts with a UTF-8 byte-order mark, which "
+            "trec_eval would read as part of the first query id; save it without one."
+        )
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ValueError(
+            f"{name}, line {_line_of(data, nul)}: a NUL byte, which trec_eval cannot read "
+            "(is the file UTF-16? save it as UTF-8)."
+        )
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(
+                f"{name}, line {_line_of(data, error.start)}: bytes "
+                f"{data[error.start : error.end]!r} are not valid UTF-8 ({error.reason}); "
+                "TREC files are UTF-8 text."
+            ) from None
+    return data
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    """The 1-based line holding a byte offset."""
+    return data.count(b"\n", 0, offset) + 1
+
+
 def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
     """Split, check and convert a TREC file's bytes; warnings and errors name the lines."""
-    fields, value, position = _KINDS[what]
+    fields, value, position = TREC_KINDS[what]
     qrels = what == "qrels"
-    lines = _Lines(data, (0, 2, position), hash_at_start=qrels)
+    lines = LineFields(data, (0, 2, position), hash_at_start=qrels)
     count, comment = lines.count, lines.comment
     for skipped, kind in (
         (comment, "comment line(s) starting with '#', as trec_eval does"),
@@ -155,19 +223,20 @@ def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
     keep = slice(None) if rows.size == used.size else rows  # a slice copies nothing
     texts = []
     while lines.starts:  # each field's offsets are freed once it is gathered
-        texts.append(_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep]))
+        texts.append(gather_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep]))
     del data, lines  # only the fields' texts are needed from here on
-    query, doc = _labels(texts.pop(0)), _labels(texts.pop(0))
-    where = _Where(name, what, "line", lambda at: (rows[at] + 1).tolist())
+    query, doc = ids_as_categorical(texts.pop(0)), ids_as_categorical(texts.pop(0))
+    where = RowNames(name, what, "line", lambda at: (rows[at] + 1).tolist())
     numbers_ = _values_from_text(texts.pop(), qrels, where, query, doc)
     frame = pd.DataFrame({"query_id": query, "doc_id": doc, value: numbers_})
-    _check_duplicates(query.codes, doc.codes, frame, where)
+    check_unique_documents(query.codes, doc.codes, frame, where)
     return frame
 
 
 def _load(source: Source, what: str) -> pd.DataFrame:
-    name = _name(source)
-    return _parse(_check_bytes(_slurp(source, name, what), name, what), name, what)
+    name = source_name(source)
+    data = read_bytes(source, name, what, file_format="TREC")
+    return _parse(_check_bytes(data, name, what), name, what)
 
 
 def read_qrels(source: Source) -> pd.DataFrame:
@@ -227,9 +296,8 @@ def read_run(source: Source) -> pd.DataFrame:
     Parameters
     ----------
     source : path or file-like
-        A path (``str`` or path-like, ``/dev/stdin`` and ``/dev/fd/N`` included), or an
-        open text or binary file, read from its current position. Gzip data is
-        recognised by its first bytes.
+        As for :func:`read_qrels`: a path, or an open text or binary file, read from its
+        current position; gzip data is recognised by its first bytes.
 
     Returns
     -------

@@ -25,6 +25,7 @@ from mapteach.analysis.compare import (
     queries_needed,
 )
 from mapteach.analysis.paired_tests import TESTS, paired_randomization_test
+from tests.analysis.display_checks import english_header, english_headers, same_values
 
 
 def _scores(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -53,24 +54,86 @@ def test_every_p_value_is_scipys_on_the_same_deltas(n, seed):
     assert not result.notes
 
 
-def test_the_summary_keeps_its_keys_and_carries_every_statistic():
+SUMMARY_KEYS = [
+    "mean_a",
+    "mean_b",
+    "mean_delta",
+    "sd_delta",
+    "ci_low",
+    "ci_high",
+    "queries",
+    "b_better",
+    "b_worse",
+    "same",
+    "p_randomization",
+    "p_ttest",
+    "p_wilcoxon",
+    "p_sign",
+]
+
+
+def test_the_summary_has_exactly_its_keys_and_carries_every_statistic():
     a, b = _scores(30, 3)
     result = compare_scores(a, b, measure="nDCG@10")
     summary = result.summary
-    for key in ["mean delta (B - A)", "p (randomization)", "p (paired t-test)", "B better"]:
-        assert key in summary
-    for key in ["B worse", "same", "queries", "mean nDCG@10 A", "mean nDCG@10 B"]:
-        assert key in summary
-    assert summary[TESTS["randomization"]] == result.p_randomization
-    assert summary[TESTS["t-test"]] == result.p_ttest
-    assert summary[TESTS["wilcoxon"]] == result.p_wilcoxon
-    assert summary[TESTS["sign"]] == result.p_sign
-    assert (summary["CI low (bootstrap)"], summary["CI high (bootstrap)"]) == (
-        result.ci_low,
-        result.ci_high,
+    assert list(summary.index) == SUMMARY_KEYS
+    assert summary.attrs == {"measure": "nDCG@10", "confidence": 0.95}
+    assert summary["mean_a"] == pytest.approx(a.mean()) and summary["mean_b"] == b.mean()
+    assert summary["mean_delta"] == pytest.approx((b - a).mean())
+    assert summary[TESTS["randomization"]] == summary["p_randomization"] == result.p_randomization
+    assert summary[TESTS["t-test"]] == summary["p_ttest"] == result.p_ttest
+    assert summary[TESTS["wilcoxon"]] == summary["p_wilcoxon"] == result.p_wilcoxon
+    assert summary[TESTS["sign"]] == summary["p_sign"] == result.p_sign
+    assert (summary["ci_low"], summary["ci_high"]) == (result.ci_low, result.ci_high)
+    assert summary["sd_delta"] == pytest.approx(np.std(b - a, ddof=1))
+    assert summary["b_better"] == int((b > a).sum()) and summary["b_worse"] == int((b < a).sum())
+    assert summary["b_better"] + summary["b_worse"] + summary["same"] == summary["queries"] == 30
+
+
+def test_tests_names_the_summary_key_of_each_p_value():
+    assert dict(TESTS) == {
+        "randomization": "p_randomization",
+        "t-test": "p_ttest",
+        "wilcoxon": "p_wilcoxon",
+        "sign": "p_sign",
+    }
+
+
+def test_the_header_check_sees_english():
+    assert english_header("mean delta (B - A)") and english_header("sd")
+    assert not english_header("平均差值（B - A）") and not english_header("MAP")
+    assert not english_header("p") and not english_header("AP q1")
+
+
+def test_the_summary_is_shown_in_chinese_with_the_same_values():
+    result = compare_scores(*_scores(30, 3), measure="nDCG@10")
+    shown = result.display(lang="zh")
+    assert type(shown) is pd.Series and len(shown) == len(SUMMARY_KEYS)
+    assert not english_headers(shown)
+    same_values(shown, result.summary.round(4))
+    exact = result.display(lang="zh", digits=None)
+    same_values(exact, result.summary)
+    assert exact.attrs == result.summary.attrs
+    english = result.display()
+    assert english.index[3] == "sd of deltas" and english.index[-1] == "p (sign test)"
+    assert list(result.summary.index) == SUMMARY_KEYS  # the machine form is untouched
+
+
+def test_a_comparison_of_systems_is_shown_in_chinese_with_the_same_values():
+    systems = pd.DataFrame(
+        {
+            name: np.clip(np.linspace(0.2, 0.8, 12) + shift, 0, 1)
+            for name, shift in (("base", 0.0), ("up", 0.05), ("down", -0.02))
+        }
     )
-    assert summary["sd of deltas"] == pytest.approx(np.std(b - a, ddof=1))
-    assert summary["B better"] + summary["B worse"] + summary["same"] == summary["queries"] == 30
+    table = compare_systems(systems, baseline="base", n_permutations=500, n_resamples=200)
+    assert list(table.columns) == [*SUMMARY_KEYS, "p_adjusted", "significant"]
+    assert table.index.name == "system"
+    shown = table.display(lang="zh")
+    assert not english_headers(shown)
+    assert list(shown.index) == ["up", "down"]  # the systems' names are data
+    same_values(shown, table.round(4))
+    same_values(table.display(digits=None), table)
 
 
 def _brute_force_percentile_interval(
@@ -181,10 +244,10 @@ def test_adjusted_p_values_are_statsmodels(test, correction):
     )
     raw = table[TESTS[test]].to_numpy(dtype=float)
     expected = multipletests(raw, alpha=0.05, method=correction)
-    np.testing.assert_allclose(table["p adjusted"].to_numpy(dtype=float), expected[1])
+    np.testing.assert_allclose(table["p_adjusted"].to_numpy(dtype=float), expected[1])
     assert table["significant"].tolist() == expected[0].tolist()
     if correction == "holm":
-        np.testing.assert_allclose(table["p adjusted"].astype(float), _holm_by_hand(list(raw)))
+        np.testing.assert_allclose(table["p_adjusted"].astype(float), _holm_by_hand(list(raw)))
     assert table.attrs == {
         "baseline": "base",
         "test": test,
@@ -199,20 +262,23 @@ def test_each_row_of_compare_systems_is_a_pairwise_comparison():
     assert table.index.tolist() == ["s0", "s1", "s2", "s3", "s4"]
     pair = compare_scores(systems["base"], systems["s3"], n_permutations=2_000).summary
     pd.testing.assert_series_equal(
-        table.loc["s3"][pair.index].astype(float), pair.astype(float), check_names=False
+        table.loc["s3"][pair.index].astype(float),
+        pair.astype(float),
+        check_names=False,
+        check_series_type=False,
     )
-    assert table.loc["s3", "p adjusted"] == pair["p (randomization)"]
+    assert table.loc["s3", "p_adjusted"] == pair["p_randomization"]
 
 
 def test_an_undefined_p_value_is_not_counted_among_the_tests():
     systems = _systems(10)
     systems["copy"] = systems["base"]  # every delta 0: no t-test
     table = compare_systems(systems, baseline="base", test="t-test")
-    assert table["p adjusted"].isna()["copy"] and not table["significant"]["copy"]
+    assert table["p_adjusted"].isna()["copy"] and not table["significant"]["copy"]
     finite = table.drop(index="copy")
     np.testing.assert_allclose(
-        finite["p adjusted"].astype(float),
-        multipletests(finite["p (paired t-test)"].astype(float), method="holm")[1],
+        finite["p_adjusted"].astype(float),
+        multipletests(finite["p_ttest"].astype(float), method="holm")[1],
     )
 
 
@@ -246,11 +312,14 @@ def test_compare_many_is_compare_runs_per_pair_with_adjusted_p_values():
     for name in ["x", "y", "z"]:
         pair = compare_runs(qrels, runs["base"], runs[name], measure="P@5").summary
         pd.testing.assert_series_equal(
-            table.loc[name][pair.index].astype(float), pair.astype(float), check_names=False
+            table.loc[name][pair.index].astype(float),
+            pair.astype(float),
+            check_names=False,
+            check_series_type=False,
         )
     np.testing.assert_allclose(
-        table["p adjusted"].astype(float),
-        multipletests(table["p (sign test)"].astype(float), method="holm")[1],
+        table["p_adjusted"].astype(float),
+        multipletests(table["p_sign"].astype(float), method="holm")[1],
     )
 
 

@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mapteach import average_precision, ndcg_at_k
+from mapteach.i18n import tr
 from mapteach.metrics.names import parse_measure
 from mapteach.runs.evaluation import evaluate
 from mapteach.runs.score_matrix import evaluate_scores
+from tests.analysis.display_checks import CJK, english_headers, same_values
 
 MEASURES = ["AP", "AP@3", "P@3", "R@2", "RR", "RR@2", "nDCG", "nDCG@3", "Success@1", "Success@3"]
 
@@ -186,9 +188,9 @@ def test_every_convention_row_is_evaluate_with_that_option():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], **options)["AP"]
-        assert table.loc[name, "MAP"] == pytest.approx(expected.mean()), name
+        assert table.loc[name, "map"] == pytest.approx(expected.mean()), name
         for query, value in expected.items():
-            assert table.loc[name, f"AP {query}"] == pytest.approx(value), (name, query)
+            assert table.loc[name, f"ap_{query}"] == pytest.approx(value), (name, query)
 
 
 def test_peer_rows_equal_calling_the_library_directly():
@@ -198,20 +200,20 @@ def test_peer_rows_equal_calling_the_library_directly():
     table = lab_table()
     direct = pytrec_eval.RelevanceEvaluator(QRELS_LAB, {"map"}).evaluate(RUN_LAB)
     for query, value in direct.items():
-        assert table.loc["pytrec_eval", f"AP {query}"] == value["map"]
-    assert table.loc["pytrec_eval", "MAP"] == pytest.approx(table.loc["trec_eval (default)", "MAP"])
+        assert table.loc["pytrec_eval", f"ap_{query}"] == value["map"]
+    assert table.loc["pytrec_eval", "map"] == pytest.approx(table.loc["trec_eval_default", "map"])
     docs = list(RUN_LAB["B"])
     sk = average_precision_score(
         [d in QRELS_LAB["B"] for d in docs], [RUN_LAB["B"][d] for d in docs]
     )
-    assert table.loc["sklearn average_precision_score, per query", "AP B"] == pytest.approx(sk)
+    assert table.loc["sklearn_per_query", "ap_B"] == pytest.approx(sk)
     assert round(sk, 4) == 0.8333  # cannot see the relevant document never retrieved
-    assert table.loc["sklearn average_precision_score, per query", "AP ties"] == 0.5
+    assert table.loc["sklearn_per_query", "ap_ties"] == 0.5
     import ir_measures
 
     ir = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], QRELS_LAB, RUN_LAB)}
-    assert table.loc["ir_measures", "AP A"] == pytest.approx(ir["A"])
-    assert table.loc["ir_measures", "MAP"] == pytest.approx(sum(ir.values()) / 5)  # absent = 0
+    assert table.loc["ir_measures", "ap_A"] == pytest.approx(ir["A"])
+    assert table.loc["ir_measures", "map"] == pytest.approx(sum(ir.values()) / 5)  # absent = 0
     from ranx import Qrels, Run
     from ranx import evaluate as ranx_evaluate
 
@@ -221,8 +223,8 @@ def test_peer_rows_equal_calling_the_library_directly():
         ranx_qrels, Run({q: RUN_LAB[q] for q in answered}), "map", return_mean=False
     )
     for query, value in zip(ranx_qrels.keys(), direct, strict=True):  # ranx's own query order
-        assert table.loc["ranx", f"AP {query}"] == pytest.approx(float(value))
-    assert table.loc["ranx", "AP ties"] == 1.0  # input order puts t1, t2 (relevant) first
+        assert table.loc["ranx", f"ap_{query}"] == pytest.approx(float(value))
+    assert table.loc["ranx", "ap_ties"] == 1.0  # input order puts t1, t2 (relevant) first
 
 
 def test_peers_that_are_not_installed_say_so(monkeypatch):
@@ -240,7 +242,7 @@ def test_peers_that_are_not_installed_say_so(monkeypatch):
     table = lab_table()
     for peer in ("pytrec_eval", "ir_measures", "ranx", "torchmetrics"):
         assert table.loc[peer, "explains"] == "not installed"
-        assert np.isnan(table.loc[peer, "MAP"])
+        assert np.isnan(table.loc[peer, "map"])
 
 
 def test_audit_setups():
@@ -249,15 +251,103 @@ def test_audit_setups():
     audit = audit_setups(
         QRELS_LAB, RUN_LAB, {}, {"cutoff": 3, "no_relevant": "skip", "ties": "input"}
     )
-    assert audit["item"].tolist() == ["(set-up A)", "ties", "cutoff", "no_relevant"]
+    assert audit["item"].tolist() == ["start", "ties", "cutoff", "no_relevant"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         final = evaluate(QRELS_LAB, RUN_LAB, ["AP@3"], ties="input", no_relevant="skip")[
             "AP@3"
         ].mean()
-    assert audit["MAP"].iloc[-1] == pytest.approx(final)
+    assert audit["map"].iloc[-1] == pytest.approx(final)
     with pytest.raises(ValueError, match=r"unknown checklist items \['stemming'\]"):
         audit_setups(QRELS_LAB, RUN_LAB, {"stemming": True}, {})
+
+
+CONVENTION_ROWS = [
+    "trec_eval_default",
+    "ties_input",
+    "ties_optimistic",
+    "ties_pessimistic",
+    "ties_expected",
+    "denominator_retrieved",
+    "empty_skipped",
+    "empty_one",
+    "missing_zero",
+    "pytrec_eval",
+    "ir_measures",
+    "ranx",
+    "sklearn_per_query",
+    "torchmetrics",
+]
+
+
+def test_the_conventions_table_has_exactly_its_keys():
+    from mapteach.analysis.conventions import SETTINGS
+
+    table = lab_table()
+    assert list(table.index) == CONVENTION_ROWS and table.index.name == "setting"
+    assert list(SETTINGS) == CONVENTION_ROWS[:9]
+    per_query = [f"ap_{query}" for query in sorted(QRELS_LAB)]
+    assert list(table.columns) == [*per_query, "map", "source", "explains"]
+    assert table.loc["sklearn_per_query", "source"] == "sklearn"
+    assert set(table["source"].iloc[:9]) == {"mapteach"}
+
+
+def test_the_conventions_table_is_shown_in_chinese_with_the_same_values():
+    from mapteach.analysis.conventions import SETTINGS
+
+    table = lab_table()
+    shown = table.display(lang="zh")
+    libraries = ["pytrec_eval", "ir_measures", "ranx", "torchmetrics"]  # names, as typed
+    assert not english_headers(shown.drop(index=libraries), index_labels=True)
+    assert list(shown.columns[:5]) == [f"AP {query}" for query in sorted(QRELS_LAB)]
+    assert shown.index[0] == tr("trec_eval (default)", lang="zh") != "trec_eval (default)"
+    assert shown.index[-5:].tolist()[:3] == ["pytrec_eval", "ir_measures", "ranx"]
+    numbers = table.columns[:-2]
+    same_values(shown.iloc[:, :-2], table[numbers].round(4))
+    assert shown.iloc[:, -2].tolist() == table["source"].tolist()
+    explained = [tr(explains, lang="zh") for _, explains in SETTINGS.values()]
+    assert shown.iloc[:9, -1].tolist() == explained and all(CJK.search(e) for e in explained)
+    assert table.display().iloc[0, -1] == table.iloc[0, -1]  # English: the message itself
+    assert list(table.index) == CONVENTION_ROWS  # the machine form is untouched
+
+
+def test_an_audit_has_exactly_its_keys_and_is_shown_in_chinese():
+    from mapteach.analysis.conventions import CHECKLIST, audit_setups
+
+    audit = audit_setups(QRELS_LAB, RUN_LAB, {}, {"cutoff": 3, "ties": "input"})
+    assert list(audit.columns) == ["item", "question", "setup_a", "setup_b", "map"]
+    assert audit["question"].tolist() == ["", CHECKLIST["ties"], CHECKLIST["cutoff"]]
+    shown = audit.display(lang="zh")
+    assert not english_headers(shown)
+    assert shown.iloc[:, 0].tolist() == [tr("(set-up A)", lang="zh"), "ties", "cutoff"]
+    assert CJK.search(shown.iloc[1, 1]) and shown.iloc[1, 1] == tr(CHECKLIST["ties"], lang="zh")
+    assert (
+        shown.iloc[:, 2:4].to_numpy().tolist() == audit[["setup_a", "setup_b"]].to_numpy().tolist()
+    )
+    same_values(shown.iloc[:, 4], audit["map"].round(4))
+    assert audit.display().iloc[0, 0] == "(set-up A)"
+
+
+def test_sklearn_modes_are_sklearns_with_their_keys_and_shown_in_chinese():
+    from sklearn.metrics import average_precision_score
+
+    from mapteach.analysis.conventions import sklearn_average_modes
+
+    y = np.array([[1, 0, 1, 1], [1, 0, 1, 0], [0, 0, 1, 1]])
+    s = np.tile([4.0, 3.0, 2.0, 1.0], (3, 1))
+    modes = sklearn_average_modes(y, s)
+    assert list(modes.index) == ["macro", "samples", "micro", "weighted", "map_over_rows"]
+    assert modes.name == "average_precision" and modes.index.name == "average"
+    for mode in ("macro", "samples", "micro", "weighted"):
+        with warnings.catch_warnings():  # the document column no query finds relevant
+            warnings.simplefilter("ignore", UserWarning)
+            assert modes[mode] == average_precision_score(y, s, average=mode)
+    assert modes["map_over_rows"] == pytest.approx(np.mean([average_precision(row) for row in y]))
+    shown = modes.display(lang="zh")
+    assert shown.name == tr("average precision", lang="zh") and CJK.search(shown.name)
+    assert shown.index[0] == tr("macro (default)", lang="zh") and CJK.search(shown.index[-1])
+    assert list(shown.index[1:4]) == ["samples", "micro", "weighted"]  # sklearn's own words
+    same_values(shown, modes.round(4))
 
 
 def test_audit_setups_checks_each_choice_against_its_vocabulary():
@@ -274,7 +364,7 @@ def test_registries_are_read_only():
     with pytest.raises(TypeError):
         SETTINGS["mine"] = ({}, "")
     with pytest.raises(TypeError):
-        SETTINGS["ties: expected"][0]["ties"] = "input"
+        SETTINGS["ties_expected"][0]["ties"] = "input"
     with pytest.raises(TypeError):
         CHECKLIST["stemming"] = "which stemmer"
     with pytest.raises(TypeError):

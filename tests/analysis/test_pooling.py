@@ -15,6 +15,7 @@ from mapteach.analysis.pooling import (
 )
 from mapteach.runs.evaluation import evaluate
 from mapteach.runs.frames import as_run
+from tests.analysis.display_checks import english_headers, same_values
 
 # Two queries. q1 has a tie (d2 and d10 at 0.5): trec_eval puts d2 first (ids descending as
 # strings, "d2" > "d10"). q2 is answered by run A only.
@@ -122,11 +123,33 @@ def test_the_outsiders_ap_falls_with_pooled_judgments():
     assert table.loc["P", ["full", "pooled"]].tolist() == pytest.approx([full_p, 1.0])
     assert table.loc["Q", ["full", "pooled"]].tolist() == pytest.approx([full_q, (1 + 2 / 3) / 2])
     # O was the best run; with pooled judgments it is the worst
-    assert table["rank, full"].to_dict() == {"P": 2, "Q": 3, "O": 1}
-    assert table["rank, pooled"].to_dict() == {"P": 1, "Q": 2, "O": 3}
-    assert table["in pool"].to_dict() == {"P": True, "Q": True, "O": False}
-    assert table.loc["O", "Judged@2"] == 0.0 and table.loc["P", "Judged@2"] == 1.0
+    assert table["rank_full"].to_dict() == {"P": 2, "Q": 3, "O": 1}
+    assert table["rank_pooled"].to_dict() == {"P": 1, "Q": 2, "O": 3}
+    assert table["in_pool"].to_dict() == {"P": True, "Q": True, "O": False}
+    assert table.loc["O", "judged"] == 0.0 and table.loc["P", "judged"] == 1.0
     assert table.attrs == {"measure": "AP", "depth": 2, "outsider": "O", "pool_size": 3.0}
+
+
+POOL_BIAS_KEYS = ["in_pool", "full", "pooled", "change", "rank_full", "rank_pooled", "judged"]
+
+
+def test_the_pool_bias_table_has_exactly_its_keys():
+    table = pool_bias(QRELS, RUNS, outsider="O", depth=2)
+    assert list(table.columns) == POOL_BIAS_KEYS
+    assert table.index.name == "run" and list(table.index) == ["P", "Q", "O"]
+    judged = evaluate(judge_pool(pool({"P": RUN_P, "Q": RUN_Q}, 2), QRELS), RUN_O, ["Judged@2"])
+    assert table.loc["O", "judged"] == judged["Judged@2"].mean()
+
+
+def test_the_pool_bias_table_is_shown_in_chinese_with_the_same_values():
+    table = pool_bias(QRELS, RUNS, outsider="O", depth=3)
+    shown = table.display(lang="zh")
+    assert not english_headers(shown)
+    assert shown.columns[-1] == "Judged@3"  # the measure it holds, named as evaluate() names it
+    assert list(shown.index) == ["P", "Q", "O"] and shown.attrs == table.attrs
+    same_values(shown, table.round(4))
+    same_values(table.display(digits=None), table)
+    assert table.display().columns[0] == "in pool"
 
 
 def test_pool_bias_passes_options_and_measures_to_evaluate():

@@ -1,12 +1,24 @@
-"""The articles' worked examples, to the digits the articles printed."""
+"""The articles' worked examples, to the digits the articles printed, and their data file."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from mapteach import EXAMPLES, examples_table, get_example, precision_at_k
-from mapteach.articles.examples import ARTICLES, MapExample, RankingExample
+from mapteach.articles.examples import (
+    ARTICLES,
+    REPORTED,
+    MapExample,
+    RankingExample,
+    parse_examples,
+    parse_reported,
+)
+from mapteach.articles.loader import TRANSLATED_KEYS, read_data
 from mapteach.exercises.misconceptions import final_hits_in_every_numerator
+from mapteach.i18n import tr
+from tests.reference import reference_ap
 
 
 @pytest.mark.parametrize(
@@ -98,3 +110,125 @@ def test_an_invented_ranking_is_marked_and_shown_as_invented():
         "invented (the article gives only the values)",
     ]
     assert (get_example("003_abc").per_query()["labels from"] == "article").all()
+
+
+# --- the data file -----------------------------------------------------------------
+
+
+def _decimals(printed: str) -> int:
+    return len(printed.partition(".")[2])
+
+
+def test_the_data_gives_each_ap_and_map_the_article_printed_but_its_erratum():
+    """Recomputed from the file's labels by the reference AP, independently of the package."""
+    checked = set()
+    for name, example in EXAMPLES.items():
+        if isinstance(example, RankingExample):
+            aps = [reference_ap(list(example.labels), example.n_relevant)]
+            assert example.ap == pytest.approx(aps[0], abs=1e-12)
+        else:
+            aps = [reference_ap(list(q.labels), q.n_relevant) for q in example.queries]
+            assert example.map == pytest.approx(sum(aps) / len(aps), abs=1e-12)
+        measure = "AP" if isinstance(example, RankingExample) else "MAP"
+        if measure in example.printed:
+            printed = example.printed[measure]
+            value = round(sum(aps) / len(aps), _decimals(printed))
+            assert (value == float(printed)) == (name != "001_legal_late"), name
+            checked.add(name)
+    assert len(checked) == 13 and "001_legal_late" in checked
+
+
+def test_the_module_holds_what_the_data_file_gives():
+    assert parse_examples(read_data("examples.json")) == dict(EXAMPLES)
+    assert parse_reported(read_data("reported.json")) == dict(REPORTED)
+    assert list(REPORTED) == ["001_kappa", "001_map_std", "001_ap_swing", "000_incomplete"]
+    assert REPORTED["001_kappa"][3:] == ("0.62", "0.89") and REPORTED["001_ap_swing"][4] == ""
+
+
+def _strings(value, key=None):
+    if isinstance(value, dict):
+        for inner_key, inner in value.items():
+            yield from _strings(inner, inner_key)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _strings(inner, key)
+    elif isinstance(value, str):
+        yield key, value
+
+
+@pytest.mark.parametrize("name", ["examples.json", "reported.json", "slips.json"])
+def test_the_data_files_learner_texts_are_in_the_catalogue(name):
+    found = list(_strings(read_data(name)))
+    translated = {text for key, text in found if key in TRANSLATED_KEYS}
+    assert len(translated) >= 4
+    untranslated = [text for text in translated if tr(text, lang="zh") == text]
+    assert not untranslated, untranslated
+    kept = [text for key, text in found if key in {"id", "quote", "article", "notebook", "docs"}]
+    assert kept and all(tr(text, lang="zh") == text for text in kept)
+
+
+#: Put in place of a field to delete it.
+DELETE = object()
+
+
+def _changed(document, path, value):
+    """The document, with the value at ``path`` (keys and indices) replaced or deleted."""
+    *parents, last = path
+    node = document
+    for step in parents:
+        node = node[step]
+    if value is DELETE:
+        del node[last]
+    else:
+        node[last] = value
+    return document
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        ((3, "labels", 2), 2, "examples[3].labels[2]: expected 0 or 1, got 2."),
+        ((3, "labels", 0), True, "examples[3].labels[0]: expected 0 or 1, got true."),
+        ((0, "labels"), [], "examples[0].labels: is empty."),
+        ((0, "labels"), "11000", "examples[0].labels: expected array, got string."),
+        ((0, "n_relevant"), 1, "examples[0].n_relevant: R = 1 is fewer than the 2 relevant"),
+        ((0, "n_relevant"), 2.0, "examples[0].n_relevant: expected integer, got number."),
+        ((0, "n_relevant"), -1, "examples[0].n_relevant: expected a count >= 0, got -1."),
+        ((2, "title"), DELETE, "examples[2]: missing field 'title'."),
+        ((2, "note"), "", "examples[2].note: is empty."),
+        ((2, "lables"), [1], "examples[2]: unknown field 'lables'; the fields are: id, title"),
+        ((1, "id"), "000_system_a_5", "examples[1].id: '000_system_a_5' is used twice."),
+        ((1, "article"), "002", "examples[1].article: '002' is not one of: 000, 001, 003."),
+        ((4, "printed", "AP"), 0.583, "examples[4].printed.AP: expected a number written as"),
+        ((4, "printed", "AP"), ".583", "examples[4].printed.AP: expected a number written as"),
+        ((4, "printed", "P@x"), "0.5", "examples[4].printed.P@x: "),
+        ((4, "docs"), ["doc2", "doc5"], "examples[4].docs: 2 names for 5 labels."),
+        ((4, "docs", 1), "", 'examples[4].docs[1]: expected a non-empty string, got "".'),
+        ((5, "invented"), "yes", "examples[5].invented: expected boolean, got string."),
+        ((16, "queries", 1), "003_d", 'examples[16].queries[1]: "003_d" is not the id of a'),
+        ((15, "queries", 0), "003_abc", 'examples[15].queries[0]: "003_abc" is not the id of a'),
+        ((16, "queries"), [], "examples[16].queries: is empty."),
+        ((16, "printed", "AP"), "0.5", "examples[16].printed.AP: an example of MAP prints"),
+        ((16, "labels"), [1], "examples[16]: unknown field 'labels'"),
+        ((0,), [], "examples[0]: expected an object, got array."),
+    ],
+)
+def test_a_broken_example_names_the_file_and_the_json_path(path, value, message):
+    document = _changed(read_data("examples.json"), ("examples", *path), value)
+    with pytest.raises(ValueError, match="^" + re.escape("examples.json: " + message)):
+        parse_examples(document)
+
+
+def test_a_broken_document_or_figure_is_named():
+    with pytest.raises(ValueError, match=re.escape("mine.json: unknown field 'example'")):
+        parse_examples({"example": []}, source="mine.json")
+    with pytest.raises(ValueError, match=re.escape("examples.json: missing field 'examples'.")):
+        parse_examples({})
+    figures = read_data("reported.json")
+    del figures["reported"][2]["after"]
+    with pytest.raises(ValueError, match=re.escape("reported.json: reported[2]: missing field")):
+        parse_reported(figures)
+    figures = read_data("reported.json")
+    figures["reported"][0]["before"] = " "
+    with pytest.raises(ValueError, match=re.escape("reported.json: reported[0].before: is empty.")):
+        parse_reported(figures)

@@ -32,7 +32,7 @@ CORRECT = 1
 
 CELLS = [
     "from mapteach import get_example\n"
-    "from mapteach.exercises.widgets import ArrangeExercise, ChoiceExercise, ap_exercise",
+    "from mapteach.exercises import ArrangeExercise, ChoiceExercise, ap_exercise",
     'ap_exercise(get_example("001_legal_late").labels, key="99.1")',
     f"ChoiceExercise(\n    'Which slip gives article 001 its 0.48?',\n    {OPTIONS!r},\n"
     f"    correct={list(OPTIONS)[CORRECT]!r},\n    solution_html='<p>The hits so far.</p>',\n)",

@@ -77,7 +77,7 @@ def test_grading_two_results_updates_ap(browser, lab_url):
 
 def _write_notebook(workdir, save_to):
     source = (
-        "from mapteach.judging.judging_board import JudgingBoard\n"
+        "from mapteach.judging import JudgingBoard\n"
         f"board = JudgingBoard(annotator='alice', save_to={str(save_to)!r})\n"
         "board"
     )

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import mapteach
 from mapteach.classroom import identity
+from mapteach.classroom import progress_log as store
 from mapteach.classroom.identity import learner
 from mapteach.classroom.progress_log import (
     FIELDS,
@@ -53,7 +54,7 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.delenv("MAPTEACH_LEARNER", raising=False)
     monkeypatch.delenv("MAPTEACH_PROGRESS", raising=False)
     monkeypatch.setitem(identity._state, "learner", None)
-    monkeypatch.setitem(identity._state, "file", None)
+    monkeypatch.setitem(store._file, "path", None)
     before = _snapshot(REAL_HOME_FILE)
     yield home
     assert _snapshot(REAL_HOME_FILE) == before, "a test wrote to the real progress file"

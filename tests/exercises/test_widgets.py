@@ -317,3 +317,15 @@ def test_exercises_show_a_folded_solution_without_a_kernel():
         "P", {"a <b>": ""}, correct="a <b>", solution_html=""
     )._repr_mimebundle_()
     assert "<li>a &lt;b&gt;</li>" in data["text/html"]
+
+
+def test_from_scores_keeps_the_mistakes_in_the_order_scored():
+    scores = (0.5, {"halved": 0.25, "same as the answer": 0.5, "doubled": 1.0})
+    explanations = {"doubled": "x2", "same as the answer": "=", "halved": "/2"}
+    exercise = NumberExercise.from_scores("1/2?", scores, explanations, "1/2", decimals=2)
+    assert exercise.truth == 0.5 and exercise.decimals == 2
+    # a mistake equal to the answer cannot be told from it, so it is dropped
+    assert exercise.misconceptions == [("halved", 0.25, "/2"), ("doubled", 1.0, "x2")]
+    assert exercise.check("0.25").misconception == "halved"
+    with pytest.raises(KeyError, match="halved"):
+        NumberExercise.from_scores("1/2?", scores, {"doubled": "x2"}, "1/2")

@@ -1,14 +1,13 @@
-"""The trace table and the written-out arithmetic."""
+"""The AP trace table and its written-out arithmetic, and the decimals check every trace shares."""
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+import re
 
-from mapteach import average_precision, explain_ap, reciprocal_rank, trace_ap
-from mapteach.explain.ap_trace import TRACE_COLUMNS
-from mapteach.explain.rr_trace import RR_TRACE_COLUMNS, explain_rr, trace_rr
+import pytest
+
+from mapteach import average_precision, explain_ap, explain_ndcg, explain_rr, trace_ap
+from mapteach.explain.ap_trace import TRACE_COLUMNS, check_decimals
 
 
 def test_trace_table_for_article_003_query_b():
@@ -55,39 +54,14 @@ def test_explanation_forms():
     assert explanation.value == pytest.approx(5 / 12)
 
 
-def test_rr_trace_stops_at_the_first_relevant_result():
-    table = trace_rr([0, 0, 1, 1, 0])
-    assert tuple(table.columns) == RR_TRACE_COLUMNS
-    assert table["first_relevant"].tolist() == [False, False, True, False, False]
-    assert table["running_rr"].tolist() == [0.0, 0.0, 1 / 3, 1 / 3, 1 / 3]
-    assert table.attrs == {"k": None, "first_rank": 3, "rr": 1 / 3}
-    assert trace_rr([0, 0, 1], k=2).attrs == {"k": 2, "first_rank": None, "rr": 0.0}
-    assert trace_rr([]).empty
-
-
-@given(st.lists(st.integers(0, 1), max_size=40), st.none() | st.integers(1, 50))
-def test_rr_trace_reproduces_reciprocal_rank_bit_for_bit(labels, k):
-    table = trace_rr(labels, k=k)
-    expected = reciprocal_rank(labels, k=k)
-    assert table.attrs["rr"] == expected
-    if labels:
-        assert table["running_rr"].iloc[-1] == expected
-    else:
-        assert table.empty
-    assert table["first_relevant"].sum() == (expected > 0)
-    assert explain_rr(labels, k=k).value == expected
-
-
-def test_rr_explanations():
-    assert explain_rr([0, 0, 1, 1]) == "RR = 1/3 = 0.3333"
-    assert explain_rr([1, 0], k=1, decimals=1) == "RR@1 = 1/1 = 1.0"
-    assert explain_rr([0, 0, 1], k=2) == "RR@2 = 0 (no relevant result in the top 2)"
-    assert explain_rr([0, 0]) == "RR = 0 (no relevant result in the list)"
-    explanation = explain_rr([0, 1])
-    assert explanation.latex == r"\mathrm{RR} = \frac{1}{2} = 0.5000"
-    assert explanation.note == (
-        "The first relevant result is at rank 2; the results after it do not count."
-    )
-    assert explain_rr([0]).latex == r"\mathrm{RR} = 0"
-    with pytest.raises(ValueError, match="decimals must be an integer >= 0"):
-        explain_rr([1], decimals=True)
+@pytest.mark.parametrize("decimals", [-1, 1.5, True, "4"])
+def test_every_explanation_checks_its_decimals_the_same_way(decimals):
+    message = f"decimals must be an integer >= 0; got {decimals!r}."
+    for explain in (check_decimals, lambda d: explain_ap([1], decimals=d)):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            explain(decimals)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        explain_ndcg([1], decimals=decimals)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        explain_rr([1], decimals=decimals)
+    check_decimals(0)

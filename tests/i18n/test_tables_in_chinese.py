@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from mapteach import examples_table, explain_ap, explain_ndcg, explain_rr, trace_ap, trace_rr
+from mapteach.analysis.conventions import ConventionTable
 from mapteach.analysis.reporting import best_by_measure, paired_effect
 from mapteach.articles.examples import get_example
 from mapteach.articles.slips import SLIPS, slips_table
@@ -189,9 +190,14 @@ def test_judging_readings_and_reports_speak_chinese():
         report = calibration_report(mine, gold)
         readings = interpret_kappa(0.7), interpret_alpha(0.5), report.tendency
         row = report.row()
+        shown = report.display()
         recheck = display_table(report.recheck)
     assert all(_chinese(reading) for reading in readings)
-    assert set(row) >= {"weighted kappa", "tendency"} and _chinese(row["reading (IIR)"])
+    assert (
+        set(row) >= {"weighted_kappa", "tendency"}
+        and row["reading"] == "dubious: a weak basis for an evaluation"
+    )
+    assert _chinese(shown["解读（IIR）"]) and _chinese(shown["倾向"])
     assert report.recheck.columns[-1] == "ap_change" and _chinese(recheck.columns[-1])
     assert calibration_report(mine, gold).tendency == "too high"
 
@@ -236,9 +242,9 @@ def test_reporting_tables_keep_keys_and_show_chinese():
         shown_effect = repr(effect)
         best = best_by_measure(table)
         frame = repr(effect.to_frame("AP"))
-    assert effect["relative change"] == pytest.approx(0.125)
+    assert effect["relative_change"] == pytest.approx(0.125)
     assert best.loc["AP", "best"] == "x = y" and bool(best.loc["AP", "tie"])
-    assert "relative change" not in shown_effect and _chinese(shown_effect) and _chinese(frame)
+    assert "relative_change" not in shown_effect and _chinese(shown_effect) and _chinese(frame)
     assert not any(_chinese(header) for header in display_table(best).columns)  # English
     with language("zh"):
         assert all(_chinese(header) for header in display_table(best).columns)
@@ -253,3 +259,26 @@ def test_errors_a_learner_can_trigger_speak_chinese():
     assert _chinese(error.value) and "-1" in str(error.value)
     with pytest.raises(ValueError, match="decimals must be an integer >= 0; got -1"):
         explain_ap([1, 0], decimals=-1)
+
+
+def test_the_display_step_translates_rounds_and_keeps_the_machine_form():
+    table = best_by_measure(pd.DataFrame({"AP": [1 / 3, -1e-9]}, index=["x", "y"]))
+    shown = table.display(lang="zh", digits=2)
+    assert type(shown) is pd.DataFrame and shown.columns.tolist() == ["最佳", "并列", "分数"]
+    assert shown.index.name == "度量" and shown.loc["AP"].iloc[2] == 0.33
+    assert table.display(lang="en").columns.tolist() == ["best", "tie", "score"]
+    assert table.display(digits=None).iloc[0, 2] == table.iloc[0, 2]
+    assert list(table.columns) == ["best", "tie", "score"] and isinstance(table, ShownTable)
+    zero = display_table(pd.Series([-1e-9], name="score"), digits=4)
+    assert str(zero.iloc[0]) == "0.0"  # no "-0.0"
+    with language("zh"):
+        assert table.display(lang="en").columns[0] == "best"  # lang= wins over the current one
+        assert table.display().columns[0] == "最佳"
+
+
+def test_label_and_text_columns_are_shown_through_the_catalogue():
+    table = ConventionTable({"item": ["start", "ties"], "question": ["not installed", "ties"]})
+    shown = table.display(lang="zh")
+    assert shown["项目"].tolist() == ["（设置 A）", "ties"]  # a key shows its header, else as is
+    assert shown["问题"].tolist() == ["未安装", "并列"]  # English messages, translated
+    assert table["item"].tolist() == ["start", "ties"]

@@ -1,4 +1,4 @@
-"""Agreement beyond two binary judges, calibration against gold, and the guideline as data."""
+"""Agreement between annotators (kappa, Fleiss, Krippendorff), and the guideline as data."""
 
 from __future__ import annotations
 
@@ -6,16 +6,23 @@ import json
 
 import krippendorff
 import numpy as np
+import pandas as pd
 import pytest
-from sklearn.metrics import cohen_kappa_score, confusion_matrix
+from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from mapteach.judging.annotator_agreement import agreement, agreement_many, interpret_kappa
-from mapteach.judging.calibration import calibration_report, simulate_annotator
+from mapteach import average_precision
+from mapteach.explain.display import display_table
+from mapteach.i18n import language, tr
+from mapteach.judging.annotator_agreement import (
+    KAPPA_SCALE,
+    agreement,
+    agreement_many,
+    interpret_kappa,
+    kappa_reading,
+)
 from mapteach.judging.guideline import HARD_CASES, load_guideline, load_judging_set
-from mapteach.judging.sensitivity import flip_sensitivity
-
-GOLD = load_judging_set().gold()
+from tests.analysis.display_checks import english_headers, same_values
 
 
 def _random_annotators(seed: int, n: int) -> list[dict[str, dict[str, int]]]:
@@ -91,43 +98,42 @@ def test_interpret_kappa_refuses_nan():
         interpret_kappa(float("nan"))
 
 
-def test_calibration_report_against_the_libraries_and_flip_sensitivity():
-    high = simulate_annotator(GOLD, bias=+1, seed=1)
-    report = calibration_report(high, GOLD)
-    pairs = [(q, d) for q, docs in GOLD.items() for d in docs]
-    mine, gold = [high[q][d] for q, d in pairs], [GOLD[q][d] for q, d in pairs]
-    assert report.accuracy == pytest.approx(np.mean(np.array(mine) == np.array(gold)))
-    assert report.kappa == pytest.approx(cohen_kappa_score(gold, mine, weights="quadratic"))
-    assert report.confusion.to_numpy().tolist() == confusion_matrix(gold, mine).tolist()
-    assert report.bias > 0 and report.tendency == "too high" and report.missing == 0
-    moves = report.recheck["ap_change"].abs().tolist()
-    assert moves == sorted(moves, reverse=True) and moves
-    first = report.recheck.iloc[0]
-    labels = [int(high[first["query"]][d] >= 2) for d in GOLD[first["query"]]]
-    flips = flip_sensitivity(labels)
-    assert flips.loc[first["rank"] - 1, "change"] == pytest.approx(first["ap_change"])
-    low = calibration_report(simulate_annotator(GOLD, bias=-1), GOLD)
-    assert low.tendency == "too low" and low.row()["tendency"] == "too low"
+def test_kappa_reading_is_the_english_message_interpret_kappa_translates():
+    for kappa in (0.95, 0.7, 0.1):
+        assert kappa_reading(kappa) in {words for _, words in KAPPA_SCALE}
+        assert tr(kappa_reading(kappa), lang="zh") == _in_chinese(interpret_kappa, kappa)
+        assert kappa_reading(kappa) == _in_chinese(kappa_reading, kappa)  # the same in zh
+    with pytest.raises(ValueError, match="kappa must be a number"):
+        kappa_reading(float("nan"))
 
 
-def test_calibration_report_counts_missing_and_refuses_unknown_documents():
-    some = {"劳动仲裁赔偿标准": {"r1": 3, "r2": 0}}
-    report = calibration_report(some, GOLD)
-    assert (report.accuracy, report.missing, len(report.recheck)) == (1.0, 48, 0)
-    with pytest.raises(ValueError, match=r"query '劳动仲裁赔偿标准', document 'x' has no gold"):
-        calibration_report({"劳动仲裁赔偿标准": {"x": 1}}, GOLD)
+def _in_chinese(function, *args):
+    with language("zh"):
+        return function(*args)
 
 
-def test_simulate_annotator_is_seeded():
-    noisy = simulate_annotator(GOLD, noise=0.4, seed=5)
-    assert (
-        noisy
-        == simulate_annotator(GOLD, noise=0.4, seed=5)
-        != simulate_annotator(GOLD, noise=0.4, seed=6)
-    )
-    assert simulate_annotator(GOLD) == GOLD
-    with pytest.raises(ValueError, match="noise is a probability"):
-        simulate_annotator(GOLD, noise=1.5)
+def test_agreement_per_query_has_exactly_its_keys_and_is_shown_in_chinese():
+    a, b = _random_annotators(3, 2)
+    run = {q: sorted(docs) for q, docs in a.items()}
+    _, table = agreement(a, b, run, relevance_threshold=2)
+    assert list(table.columns) == ["ap_a", "ap_b", "difference"]
+    assert table.index.name == "query" and list(table.index) == list(run)
+    for query, ranking in run.items():
+        r_a = sum(g >= 2 for g in a[query].values())
+        labels = [int(a[query][d] >= 2) for d in ranking]
+        assert table.loc[query, "ap_a"] == pytest.approx(average_precision(labels, n_relevant=r_a))
+    shown = table.display(lang="zh")
+    assert not english_headers(shown)
+    same_values(shown, table.round(4))
+    assert table.display().columns.tolist() == ["AP (A)", "AP (B)", "difference"]
+
+
+def test_agreement_many_has_exactly_its_keys_and_is_shown_in_chinese():
+    result = agreement_many(_random_annotators(2, 3))
+    assert list(result) == ["fleiss_kappa", "krippendorff_alpha", "annotators", "documents"]
+    shown = display_table(pd.Series(result), lang="zh", digits=4)
+    assert not english_headers(shown)
+    same_values(shown, pd.Series(result).round(4))
 
 
 # --- the guideline and the judging set --------------------------------------------------

@@ -12,6 +12,7 @@ from mapteach.judging.calibration import LEGAL_RESULTS
 from mapteach.judging.guideline import load_judging_set
 from mapteach.judging.judging_board import JudgingBoard
 from mapteach.judging.sensitivity import check_grades, flip_sensitivity, judged_only_ap
+from tests.analysis.display_checks import english_headers, same_values
 
 
 def test_flip_sensitivity_by_hand_and_top_matters_most():
@@ -24,6 +25,15 @@ def test_flip_sensitivity_by_hand_and_top_matters_most():
     assert abs(table.loc[0, "change"]) > abs(table.loc[9, "change"])
     missed = flip_sensitivity([1, 0], n_relevant=3)  # two relevant never retrieved stay in R
     assert missed.loc[1, "ap_if_flipped"] == pytest.approx((1 + 1) / 4)
+
+
+def test_flip_sensitivity_has_exactly_its_keys_and_is_shown_in_chinese():
+    table = flip_sensitivity([1, 0, 1])
+    assert list(table.columns) == ["rank", "label", "ap_if_flipped", "change"]
+    shown = table.display(lang="zh")
+    assert not english_headers(shown)
+    same_values(shown, table.round(4))
+    assert table.display().columns[2] == "AP if flipped"
 
 
 def test_judged_only_ap_by_hand_and_against_trec_eval():
@@ -51,9 +61,7 @@ def test_kappa_equals_sklearn_on_random_labels():
     )
     kappa, table = agreement(a, b, {q: sorted(a[q]) for q in a}, relevance_threshold=2)
     assert kappa == pytest.approx(expected)
-    assert table["difference"].tolist() == pytest.approx(
-        (table["AP (B)"] - table["AP (A)"]).tolist()
-    )
+    assert table["difference"].tolist() == pytest.approx((table["ap_b"] - table["ap_a"]).tolist())
 
 
 def test_bad_judgments_name_the_document():

@@ -1,4 +1,7 @@
-"""Each batch kernel equals its scalar measure to the last bit, query by query."""
+"""Each batch kernel equals its scalar measure to the last bit, query by query.
+
+The kernels live beside their scalar measures, one module per measure; their shared
+machinery is :mod:`mapteach.metrics.batch`."""
 
 from __future__ import annotations
 
@@ -21,24 +24,23 @@ from mapteach.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from mapteach.metrics.batch import (
-    RankedEntries,
-    batch_average_precision,
-    batch_bpref,
-    batch_hit,
-    batch_judged,
-    batch_ndcg,
+from mapteach.metrics.average_precision import batch_average_precision
+from mapteach.metrics.batch import RankedEntries, batch_scores
+from mapteach.metrics.bpref import batch_bpref
+from mapteach.metrics.counts import (
     batch_num_relevant,
     batch_num_relevant_retrieved,
     batch_num_retrieved,
-    batch_precision,
-    batch_r_precision,
-    batch_recall,
-    batch_reciprocal_rank,
-    batch_scores,
 )
+from mapteach.metrics.hit import batch_hit
+from mapteach.metrics.judged import batch_judged
 from mapteach.metrics.names import FAMILIES, Measure, parse_measure
+from mapteach.metrics.ndcg import batch_ndcg
 from mapteach.metrics.options import DENOMINATORS
+from mapteach.metrics.precision import batch_precision
+from mapteach.metrics.r_precision import batch_r_precision
+from mapteach.metrics.recall import batch_recall
+from mapteach.metrics.reciprocal_rank import batch_reciprocal_rank
 from mapteach.metrics.ties import expected_scores
 
 grades_st = st.lists(st.sampled_from([0, 0, 0, 1, 1, 2, 3]), max_size=40)

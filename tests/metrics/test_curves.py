@@ -16,7 +16,7 @@ from mapteach.metrics.curves import (
     eleven_point_precisions,
     interpolated_precision,
 )
-from mapteach.plots import _area_polygon
+from mapteach.plots import ap_area_outline
 
 
 def polygon_area(points: np.ndarray) -> float:
@@ -29,7 +29,7 @@ def test_shaded_area_under_the_step_curve_is_ap(labels, missed):
     r = sum(labels) + missed
     curve = pr_curve(labels, n_relevant=r)
     hits = curve[curve["relevant"]]
-    area = polygon_area(_area_polygon(hits["recall"].to_numpy(), hits["precision"].to_numpy()))
+    area = polygon_area(ap_area_outline(hits["recall"].to_numpy(), hits["precision"].to_numpy()))
     assert area == pytest.approx(average_precision(labels, n_relevant=r), abs=1e-12)
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from mapteach import average_precision, parse_measure
 from mapteach.metrics import bpref, geometric_mean, judged_at_k, r_precision
 from mapteach.metrics.names import FAMILIES, Measure, parse_measures
+from mapteach.metrics.registry import REGISTRY, SPELLINGS, TREC_EVAL_NAMES
 
 
 @pytest.mark.parametrize(
@@ -172,3 +175,68 @@ def test_the_families_are_read_only():
         FAMILIES["MAP"] = FAMILIES["AP"]
     with pytest.raises(TypeError):
         del FAMILIES["AP"]
+
+
+# name -> declaration -> name, for every spelling of every measure (ir_measures style):
+# each spelling as a user writes it, and the canonical name it must come back as
+ROUND_TRIPS = [
+    ("AP", "AP"),
+    ("AP@10", "AP@10"),
+    ("MAP", "AP"),
+    ("MAP@10", "AP@10"),
+    ("map", "AP"),
+    ("map_cut.10", "AP@10"),
+    ("map_cut_10", "AP@10"),
+    ("P@5", "P@5"),
+    ("P.5", "P@5"),
+    ("P_5", "P@5"),
+    ("R@100", "R@100"),
+    ("recall.100", "R@100"),
+    ("recall_100", "R@100"),
+    ("RR", "RR"),
+    ("RR@10", "RR@10"),
+    ("MRR", "RR"),
+    ("MRR@5", "RR@5"),
+    ("recip_rank", "RR"),
+    ("nDCG", "nDCG"),
+    ("nDCG@10", "nDCG@10"),
+    ("ndcg", "nDCG"),
+    ("ndcg_cut.10", "nDCG@10"),
+    ("ndcg_cut_10", "nDCG@10"),
+    ("Success@3", "Success@3"),
+    ("Hit@3", "Success@3"),
+    ("success.3", "Success@3"),
+    ("success_3", "Success@3"),
+    ("Rprec", "Rprec"),
+    ("RPrec", "Rprec"),
+    ("Bpref", "Bpref"),
+    ("BPref", "Bpref"),
+    ("bpref", "Bpref"),
+    ("Judged", "Judged"),
+    ("Judged@10", "Judged@10"),
+    ("NumRet", "NumRet"),
+    ("num_ret", "NumRet"),
+    ("NumRel", "NumRel"),
+    ("num_rel", "NumRel"),
+    ("NumRelRet", "NumRelRet"),
+    ("num_rel_ret", "NumRelRet"),
+    ("GMAP", "GMAP"),
+    ("GMAP@10", "GMAP@10"),
+    ("gm_map", "GMAP"),
+]
+
+
+@pytest.mark.parametrize(("spelling", "canonical"), ROUND_TRIPS)
+def test_every_spelling_round_trips_through_its_declaration(spelling, canonical):
+    measure = parse_measure(spelling)
+    declaration = measure.declaration
+    assert REGISTRY[declaration.name] is declaration
+    assert measure.name == canonical
+    assert declaration.name == canonical.partition("@")[0]
+    assert parse_measure(measure.name) == measure
+
+
+def test_the_round_trip_table_covers_every_declared_spelling():
+    written = {re.sub(r"(@|[._])\d+$", "", spelling) for spelling, _ in ROUND_TRIPS}
+    declared = {*SPELLINGS, *TREC_EVAL_NAMES}
+    assert written == declared

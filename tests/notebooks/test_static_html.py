@@ -18,6 +18,7 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
+pytestmark = pytest.mark.slow  # nbconvert over every notebook: not in make test-fast
 NOTEBOOKS = sorted((Path(__file__).parents[2] / "notebooks").rglob("*.ipynb"))
 WIDGET = "application/vnd.jupyter.widget-view+json"
 

@@ -841,13 +841,13 @@ other_texts = st.one_of(
 def test_the_fast_score_path_equals_float_bit_for_bit(texts, extra_words):
     """Plain decimals (sign, digits, one point; <= 16 bytes, <= 15 digits) are read as
     ``float`` reads them, bit for bit (-0.0 included); anything else is left to the
-    general path, and ``_scores`` as a whole equals ``float`` or refuses the lot."""
+    general path, and ``parse_scores`` as a whole equals ``float`` or refuses the lot."""
     import numpy as np
 
-    from mapteach.runs.numbers import _plain_decimals, _scores
+    from mapteach.runs.numbers import _plain_decimals, parse_scores
 
     texts = [text for text in texts if text] or ["0"]
-    width = 8 * (-(-max(map(len, texts)) // 8) + extra_words)  # as _fields pads them
+    width = 8 * (-(-max(map(len, texts)) // 8) + extra_words)  # as gather_fields pads them
     array = np.array([text.encode() for text in texts], dtype=f"S{width}")
     values, plain = _plain_decimals(array)
     for text, value, fast in zip(texts, values.tolist(), plain.tolist(), strict=True):
@@ -866,7 +866,7 @@ def test_the_fast_score_path_equals_float_bit_for_bit(texts, extra_words):
             expected = None
             break
         expected.append(number)
-    scores = _scores(array)
+    scores = parse_scores(array)
     if expected is None:
         assert scores is None
     else:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs every notebook's code: not in make test-fast
 ROOT = Path(__file__).parents[2]
 _spec = importlib.util.spec_from_file_location("answer_key", ROOT / "tools" / "answer_key.py")
 assert _spec and _spec.loader

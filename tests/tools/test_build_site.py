@@ -17,6 +17,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
+pytestmark = pytest.mark.slow  # builds the whole site: not in make test-fast
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 NOTEBOOK_NAME = re.compile(r"^\d\d_[A-Za-z0-9_]+\.ipynb$")

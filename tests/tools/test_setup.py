@@ -6,8 +6,9 @@ it creates or updates .venv, lints, and starts the pytest that runs this file. T
 tests add what that run cannot see, in a few seconds: the commands each sub-command
 would run on Windows and on Linux (``--dry-run --platform``), the install stamps
 (requirements changed: reinstall; unchanged: skip) with a stand-in Python that only
-logs its arguments, and reset-notebooks' question, answered through a pipe in a
-small temporary git repository.
+logs its arguments, reset-notebooks' question, answered through a pipe in a small
+temporary git repository, the hypothesis profile MAPTEACH_HYPOTHESIS names, and the
+variables .ci/run gives the tests (with stand-ins for make and Chromium).
 """
 
 from __future__ import annotations
@@ -75,6 +76,69 @@ def test_test_sets_up_then_lints_then_runs_pytest(platform, python):
     assert ">> ruff" in output and ">> mypy" in output
     assert output.index(">> mypy") < output.index(">> pytest")
     assert not (ROOT / NEW_VENV).exists()  # a dry run changes nothing
+
+
+@pytest.mark.parametrize(
+    ("platform", "python", "pytest_line"),
+    [
+        (
+            "posix",
+            f"{NEW_VENV}/bin/python",
+            "MAPTEACH_HYPOTHESIS=fast {python} -m pytest -m 'not slow' --ignore=tests/browser "
+            "--ignore=tests/packaging README.md mapteach tests -x -k trec",
+        ),
+        (
+            "windows",
+            f"{NEW_VENV}\\Scripts\\python.exe",
+            'set MAPTEACH_HYPOTHESIS=fast && {python} -m pytest -m "not slow" '
+            "--ignore=tests\\browser --ignore=tests\\packaging README.md mapteach tests -x -k trec",
+        ),
+    ],
+)
+def test_test_fast_runs_pytest_alone_on_the_quick_tests(platform, python, pytest_line):
+    args = ("--dry-run", "--platform", platform, "--venv", NEW_VENV, "test-fast", "-x")
+    code, output = setup_py(*args, "-k", "trec")
+    assert code == 0, output
+    pip = f"{python} -m pip install --quiet"
+    assert commands(output)[1:] == [
+        f"{python} -m pip install --quiet --upgrade pip",
+        f"{pip} -r requirements.txt",
+        f"{pip} --no-deps -e .",
+        f"{pip} -r requirements-test.txt",
+        pytest_line.format(python=python),  # no lint; notebooks/ is not among the paths
+    ]
+    assert not (ROOT / NEW_VENV).exists()
+
+
+def hypothesis_settings(profile: str) -> subprocess.CompletedProcess:
+    """The tests' hypothesis settings (tests/conftest.py) under MAPTEACH_HYPOTHESIS=profile."""
+    show = "import tests.conftest, hypothesis as h; d = h.settings.default"
+    return subprocess.run(
+        [sys.executable, "-c", f"{show}; print(d.max_examples, d.derandomize)"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MAPTEACH_HYPOTHESIS": profile},
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("profile", "examples", "derandomized"),
+    [("", "200", ("True", "False")), ("fast", "20", ("True",)), ("ci", "300", ("True",))],
+)
+def test_the_hypothesis_profile_is_the_one_named(profile, examples, derandomized):
+    done = hypothesis_settings(profile)
+    assert done.returncode == 0, done.stderr
+    shown_examples, shown_derandomized = done.stdout.split()
+    assert shown_examples == examples
+    assert shown_derandomized in derandomized  # dev: as Hypothesis decides (fixed on CI)
+
+
+def test_an_unknown_hypothesis_profile_is_refused_by_name():
+    done = hypothesis_settings("quick")
+    assert done.returncode != 0
+    assert "MAPTEACH_HYPOTHESIS='quick'" in done.stderr and "fast" in done.stderr
 
 
 @pytest.mark.parametrize("platform", ["posix", "windows"])
@@ -148,7 +212,8 @@ def test_make_targets_and_ci_go_through_the_script():
     if shutil.which("make") is None:
         pytest.skip("make is not installed here")
     setup = ["python3", "tools/setup.py", "--venv", ".venv"]
-    for target in ("lab", "lab-zh", "app", "app-zh", "test", "lint", "notebooks", "site"):
+    targets = ("lab", "lab-zh", "app", "app-zh", "test", "test-fast", "lint", "notebooks", "site")
+    for target in targets:
         assert make_n(target) == [*setup, target]
     assert make_n("app", "LANG_EDITION=zh", "PORT=9000") == [*setup, "--port", "9000", "app-zh"]
     assert make_n("answer-key", "LEARNER=ann") == [*setup, "answer-key", "--learner", '"ann"']
@@ -156,6 +221,45 @@ def test_make_targets_and_ci_go_through_the_script():
     assert make_n("reset-notebooks", "YES=1") == [*setup, "reset-notebooks", "--yes"]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert ci[-1] == "make test"
+
+
+#: Stand-ins for what .ci/run calls: Chromium and its fonts are "installed", and make
+#: prints the variables the tests read instead of running them.
+CI_STANDINS = {
+    "chromium": "exit 0",
+    "dpkg": "exit 0",
+    "make": 'echo "$* CI=$CI SEEDS=${MAPTEACH_SEEDS-unset} HYPOTHESIS=$MAPTEACH_HYPOTHESIS '
+    'STRICT=$MAPTEACH_STRICT"',
+}
+
+
+@pytest.mark.skipif(
+    os.name == "nt" or shutil.which("bash") is None, reason=".ci/run is a bash script"
+)
+@pytest.mark.parametrize("beside", ["shared/seeds", "shared", ""])
+def test_ci_names_the_articles_folder_only_when_it_is_beside_the_checkout(tmp_path, beside):
+    checkout = tmp_path / "main"
+    (checkout / ".ci").mkdir(parents=True)
+    shutil.copy(ROOT / ".ci" / "run", checkout / ".ci" / "run")
+    if beside:
+        (tmp_path / beside).mkdir(parents=True)
+    standins = tmp_path / "bin"
+    standins.mkdir()
+    for name, body in CI_STANDINS.items():
+        (standins / name).write_text(f"#!/bin/sh\n{body}\n")
+        (standins / name).chmod(0o755)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("MAPTEACH_")}
+    environment["PATH"] = f"{standins}{os.pathsep}{environment['PATH']}"
+    done = subprocess.run(
+        ["bash", str(checkout / ".ci" / "run")],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    seeds = str((tmp_path / beside).resolve()) if beside == "shared/seeds" else "unset"
+    assert done.stdout.split() == ["test", "CI=true", f"SEEDS={seeds}", "HYPOTHESIS=ci", "STRICT=1"]
 
 
 # -- the install stamps, with a stand-in Python -------------------------------------------

@@ -1,0 +1,49 @@
+"""Checks of a table's display form, shared by the analysis and judging tests.
+
+The display form (``table.display(lang=...)``) must show no English header in
+Chinese, and hold the machine form's values, only rounded.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def english_header(header: object) -> bool:
+    """A header in English: no CJK, and a Latin word of two or more letters with a lowercase
+    one (``mean``, ``delta``); acronyms (``MAP``, ``CI``), letters (``p``, ``B``) and measure
+    names (``AP q1``, ``Judged@2``) pass."""
+    text = str(header)
+    if CJK.search(text) or re.fullmatch(r"(AP|Judged@)\s?\w+", text):
+        return False
+    return any(
+        len(word) > 1 and any(c.islower() for c in word) for word in re.findall(r"[A-Za-z]+", text)
+    )
+
+
+def headers(shown: pd.DataFrame | pd.Series, *, index_labels: bool = False) -> list[object]:
+    """Every header of a display form: column labels and axis names; a series' name and
+    index labels (its keys); a frame's index labels too with ``index_labels``."""
+    if isinstance(shown, pd.Series):
+        return [shown.name, *shown.index, *shown.index.names]
+    labels = list(shown.index) if index_labels else []
+    return [*shown.columns, *shown.index.names, *labels]
+
+
+def english_headers(shown: pd.DataFrame | pd.Series, *, index_labels: bool = False) -> list:
+    """The headers of ``shown`` still in English."""
+    found = headers(shown, index_labels=index_labels)
+    return [header for header in found if header is not None and english_header(header)]
+
+
+def same_values(shown: pd.DataFrame | pd.Series, machine: pd.DataFrame | pd.Series) -> None:
+    """The display form holds the machine form's values, position by position (NaN = NaN)."""
+    pd.testing.assert_frame_equal(
+        pd.DataFrame(np.asarray(shown, dtype=object)),
+        pd.DataFrame(np.asarray(machine, dtype=object)),
+    )
