@@ -1,4 +1,5 @@
-"""Shared test set-up: hypothesis profiles, and no test writes a learner's real progress.
+"""Shared test set-up: hypothesis profiles, and no test writes a learner's real progress
+or an annotator's real judgments.
 
 ``MAPTEACH_HYPOTHESIS`` names the hypothesis profile: ``dev`` (the default: 200 examples
 per property, random, unless Hypothesis itself sees a CI service and fixes them), ``ci``
@@ -12,6 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
@@ -34,3 +36,11 @@ settings.load_profile(_profile)
 # JupyterLab) record into a throwaway file, never into ~/.mapteach/progress.jsonl.
 os.environ["MAPTEACH_PROGRESS"] = str(Path(tempfile.mkdtemp(prefix="mapteach-")) / "progress.jsonl")
 os.environ.pop("MAPTEACH_LEARNER", None)
+# Judging boards save to a throwaway folder, never to ~/.mapteach/judgments/; each test gets
+# a folder of its own, so a board made without save_to never resumes another test's work.
+os.environ["MAPTEACH_JUDGMENTS"] = tempfile.mkdtemp(prefix="mapteach-judgments-")
+
+
+@pytest.fixture(autouse=True)
+def _own_judgments_folder(monkeypatch, tmp_path_factory):
+    monkeypatch.setenv("MAPTEACH_JUDGMENTS", str(tmp_path_factory.mktemp("judgments")))

@@ -112,6 +112,8 @@ JUDGMENTS = User(
         "reason": "R-PART: 只有金额",
         "time": "2026-01-02T03:04:05+08:00",
         "guideline": "2026.1",
+        "phase": "blind",
+        "seq": 3,
     },
     "Judge it again.",
 )

@@ -13,6 +13,7 @@ import pandas as pd
 from sklearn.metrics import cohen_kappa_score
 
 from mapteach.i18n import N_, tr
+from mapteach.judging.guideline import RELEVANCE_THRESHOLD
 from mapteach.judging.sensitivity import JudgingTable, Judgments
 from mapteach.metrics import average_precision
 
@@ -70,16 +71,19 @@ def agreement(
     judgments_b: Judgments,
     run: Mapping[str, Sequence[str]] | None = None,
     *,
-    relevance_threshold: int = 1,
+    relevance_threshold: int = RELEVANCE_THRESHOLD,
     weights: Literal["linear", "quadratic"] | None = None,
 ) -> tuple[float, pd.DataFrame | None]:
     """Cohen's kappa between two annotators, and AP per query under each (if a run is given).
 
     Kappa comes from scikit-learn (``cohen_kappa_score``). Without ``weights``, it
-    compares the binary labels (grade >= ``relevance_threshold``) of every (query,
-    document) pair. With ``weights="linear"`` or ``"quadratic"`` it compares the
-    grades themselves, and a disagreement by two grades costs more than one by one
-    grade (quadratic: four times as much). AP always uses the threshold.
+    compares the binary labels (grade >= ``relevance_threshold``, default
+    :data:`~mapteach.judging.guideline.RELEVANCE_THRESHOLD`) of every (query,
+    document) pair: plain kappa, the one IIR's scale reads (:func:`interpret_kappa`).
+    With ``weights="linear"`` or ``"quadratic"`` it compares the grades themselves,
+    and a disagreement by two grades costs more than one by one grade (quadratic:
+    four times as much); a weighted kappa is not read on IIR's scale. AP always uses
+    the threshold.
 
     Returns
     -------
@@ -99,8 +103,8 @@ def agreement(
     Examples
     --------
     >>> from mapteach.judging import agreement
-    >>> a = {"q": {"d1": 1, "d2": 0, "d3": 1, "d4": 0}}
-    >>> b = {"q": {"d1": 1, "d2": 1, "d3": 1, "d4": 0}}
+    >>> a = {"q": {"d1": 2, "d2": 0, "d3": 3, "d4": 1}}
+    >>> b = {"q": {"d1": 3, "d2": 2, "d3": 2, "d4": 0}}  # relevant: grade 2 or more
     >>> kappa, table = agreement(a, b, {"q": ["d2", "d1", "d3", "d4"]})
     >>> round(kappa, 4), table.round(4).loc["q"].tolist()
     (0.5, [0.5833, 1.0, 0.4167])
@@ -194,8 +198,9 @@ def agreement_many(judgments: Sequence[Judgments]) -> dict[str, float]:
     }
 
 
-#: IIR ch. 8's reading of kappa: (lowest kappa, words), best first. The words are English
-#: messages: show ``tr(words)`` (:func:`interpret_kappa` does).
+#: IIR ch. 8's reading of plain (unweighted) kappa: (lowest kappa, words), best first. Not
+#: for a weighted kappa, whose weights give part credit for near misses. The words are
+#: English messages: show ``tr(words)`` (:func:`interpret_kappa` does).
 KAPPA_SCALE: tuple[tuple[float, str], ...] = (
     (0.8, N_("good agreement")),
     (0.67, N_("fair agreement")),
@@ -204,10 +209,12 @@ KAPPA_SCALE: tuple[tuple[float, str], ...] = (
 
 
 def interpret_kappa(kappa: float) -> str:
-    """What a kappa says, on the scale of *Introduction to Information Retrieval*, ch. 8.
+    """What a plain kappa says, on the scale of *Introduction to Information Retrieval*, ch. 8.
 
     Above 0.8: good agreement; from 0.67 to 0.8: fair agreement; below 0.67: a
-    dubious basis for an evaluation. The words are in the current language.
+    dubious basis for an evaluation. The words are in the current language. The
+    scale is for Cohen's (and Fleiss') unweighted kappa: a weighted kappa gives part
+    credit for near misses and runs higher, so it is not read on this scale.
 
     Examples
     --------

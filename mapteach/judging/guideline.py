@@ -7,9 +7,17 @@ different versions must not be compared (article 001 §4.1). The judging set
 (``data/legal_set.json``) holds queries of article 001's legal search, ten results
 each, with a reference grade and a reason that cites the rule it applies.
 
-Both are validated on load; a team can load its own files. Every error names the
-file and where in it (a JSON path such as ``rules[2].grade``, or a line for a
-syntax error). Introduced in ``12_judging_relevance``.
+Both are validated on load; a team can load its own files, in the format that
+``data/guideline.schema.json`` and ``data/judging_set.schema.json`` describe (JSON
+Schema, draft 2020-12; the README's "Your own guideline and judging set" shows one of
+each). :mod:`~mapteach.judging.guideline_reader` reads them and checks every rule of the
+schemas and those a schema cannot state; every error names the file and where in it (a
+JSON path such as ``queries[2].results[4].grade``, or a line for a syntax error).
+Introduced in ``12_judging_relevance``.
+
+The scale and the rules are shown whole (:class:`GuidelineTable`): every definition,
+anchor and statement wrapped, never cut short, in a notebook, printed and on the
+static site.
 
 The English texts of the package's files (grade labels and definitions, anchors,
 cases, statements, glosses, reasons: the keys :data:`TRANSLATED_KEYS`) are messages
@@ -31,18 +39,16 @@ Examples
 
 from __future__ import annotations
 
+import html
 import os
-import re
-from collections.abc import Mapping
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
-from mapteach.sources import read_json
 
 #: The keys of the JSON data files whose text a learner reads; ``tools/i18n.py``
 #: puts their values in the message catalogue. Their values are English; the Chinese
@@ -51,9 +57,15 @@ TRANSLATED_KEYS: frozenset[str] = frozenset(
     {"name", "label", "definition", "anchors", "case", "statement", "gloss", "reason"}
 )
 
+#: The lowest grade that counts as relevant when grades become relevant / not relevant:
+#: grade 2, "relevant" on the workbook's 0-3 scale. The one setting that :func:`agreement`,
+#: :func:`calibration_report`, the judging board, notebook 12 and the instructor's guide share.
+RELEVANCE_THRESHOLD = 2
+
 __all__ = [
     "GUIDELINE_HEADERS",
     "HARD_CASES",
+    "RELEVANCE_THRESHOLD",
     "TRANSLATED_KEYS",
     "Grade",
     "Guideline",
@@ -77,8 +89,6 @@ HARD_CASES = (
     N_("wrong jurisdiction or date"),
     N_("unreadable"),
 )
-_RULE_ID = re.compile(r"R-[A-Z]+")
-_EFFECTS = ("implies", "caps")
 
 #: The header that shows each column key of :meth:`Guideline.scale_table` and
 #: :meth:`Guideline.rules_table`.
@@ -94,9 +104,27 @@ GUIDELINE_HEADERS: dict[str, str] = {
 
 
 class GuidelineTable(ShownTable):
-    """The scale or the rules: English column keys, shown in the current language."""
+    """The scale or the rules: English column keys, shown in the current language.
+
+    Shown whole: in a notebook (HTML) and printed (text), every statement, definition and
+    anchor is wrapped, never cut at pandas' ``display.max_colwidth``; printed lines fit
+    pandas' ``display.width``.
+
+    >>> print(repr(load_guideline().rules_table().loc[["R-DUP"]]))
+    rule       R-DUP
+    case       duplicate or near-duplicate
+    grade      at most 1
+    statement  A copy or near-copy of a result ranked higher gets at most grade 1: the
+               reader learns nothing new from it.
+    """
 
     headers = GUIDELINE_HEADERS
+
+    def _repr_html_(self) -> str:
+        return _whole_html(self.shown())
+
+    def __repr__(self) -> str:
+        return _whole_text(self.shown(), pd.get_option("display.width"))
 
 
 @dataclass(frozen=True)
@@ -257,132 +285,139 @@ class JudgingSet:
         )
 
 
-class _Reader:
-    """Typed access to a parsed JSON document; every error names the file and JSON path.
+# --- showing a guideline table whole ------------------------------------------------------
 
-    ``text`` gives a file's English text in the reader's language.
+#: The style of every cell of a guideline table's HTML: its whole text, wrapped, read from
+#: the left. Inline (not a ``<style>`` sheet), so that JupyterLab keeps it in a notebook
+#: that is not trusted and the static site shows it as the notebook did.
+_CELL_STYLE = (
+    "text-align: left; vertical-align: top; white-space: normal; overflow-wrap: break-word"
+)
+#: Characters a line must not start with (closing punctuation) or end with (opening).
+_NO_LINE_START = frozenset("，。、；：？！）》」』”’,.;:?!)]}%")
+_NO_LINE_END = frozenset("（《「『“‘([{")
+
+
+def _cell(tag: str, value: object) -> str:
+    return f'<{tag} style="{_CELL_STYLE}">{html.escape(str(value), quote=False)}</{tag}>'
+
+
+def _whole_html(frame: pd.DataFrame) -> str:
+    """``frame`` as an HTML table that shows every character of every cell and wraps them.
+
+    >>> frame = pd.DataFrame({"statement": ["x" * 80]}, index=pd.Index(["R-X"], name="rule"))
+    >>> "x" * 80 in _whole_html(frame), "white-space: normal" in _whole_html(frame)
+    (True, True)
     """
-
-    def __init__(self, name: str, lang: str | None = None) -> None:
-        self.name = name
-        self.lang = lang
-
-    def text(self, value: str) -> str:
-        return tr(value, lang=self.lang)
-
-    def fail(self, where: str, message: str) -> ValueError:
-        return ValueError(f"{self.name}: {where}: {message}")
-
-    def check(self, ok: bool, where: str, message: str, **values: Any) -> None:
-        """Raise the error at ``where`` unless ``ok``: ``message`` (an English message,
-        marked with ``N_``) in the current language, filled with ``values``."""
-        if not ok:
-            raise self.fail(where, tr(message, **values))
-
-    def get(self, node: Any, key: str, kind: type, where: str) -> Any:
-        """``node[key]``, checked: ``node`` an object that holds it, of type ``kind``
-        (an int is not a bool), and not an empty or blank string."""
-        self.check(
-            isinstance(node, Mapping),
-            where,
-            N_("expected an object, got {kind}."),
-            kind=type(node).__name__,
-        )
-        self.check(key in node, where, N_("missing field {key!r}."), key=key)
-        value = node[key]
-        self.check(
-            isinstance(value, kind) and not (kind is int and isinstance(value, bool)),
-            f"{where}.{key}",
-            N_("expected {expected}, got {kind}."),
-            expected=kind.__name__,
-            kind=type(value).__name__,
-        )
-        self.check(
-            not (isinstance(value, str) and not value.strip()), f"{where}.{key}", N_("is empty.")
-        )
-        return value
-
-    def fields(self, node: Any, where: str, **kinds: type) -> list[Any]:
-        """The value of each field named in ``kinds``, in that order, checked as :meth:`get`."""
-        return [self.get(node, key, kind, where) for key, kind in kinds.items()]
-
-
-def _scale(read: _Reader, document: Any) -> tuple[Grade, ...]:
-    grades = []
-    for index, node in enumerate(read.get(document, "scale", list, "guideline")):
-        where = f"scale[{index}]"
-        grade = read.get(node, "grade", int, where)
-        read.check(
-            grade == index,
-            f"{where}.grade",
-            N_("expected {index} (grades run 0, 1, 2, ...)."),
-            index=index,
-        )
-        anchors = read.get(node, "anchors", list, where)
-        read.check(
-            len(anchors) >= 2 and all(isinstance(a, str) and a.strip() for a in anchors),
-            f"{where}.anchors",
-            N_("needs at least two non-empty anchor examples."),
-        )
-        label, definition = read.fields(node, where, label=str, definition=str)
-        anchors = tuple(read.text(anchor) for anchor in anchors)
-        grades.append(Grade(grade, read.text(label), read.text(definition), anchors))
-    read.check(len(grades) >= 2, "scale", N_("needs at least two grades."))
-    return tuple(grades)
-
-
-def _rules(read: _Reader, document: Any, max_grade: int) -> tuple[Rule, ...]:
-    rules: dict[str, Rule] = {}
-    cases: set[str] = set()
-    for index, node in enumerate(read.get(document, "rules", list, "guideline")):
-        where = f"rules[{index}]"
-        case, rule_id, statement, effect, grade = read.fields(
-            node, where, case=str, id=str, statement=str, effect=str, grade=int
-        )
-        read.check(
-            _RULE_ID.fullmatch(rule_id) is not None,
-            f"{where}.id",
-            N_("{id!r} is not an id like 'R-DUP'."),
-            id=rule_id,
-        )
-        read.check(rule_id not in rules, f"{where}.id", N_("{id!r} is used twice."), id=rule_id)
-        read.check(
-            effect in _EFFECTS,
-            f"{where}.effect",
-            N_("{effect!r} is not 'implies' or 'caps'."),
-            effect=effect,
-        )
-        read.check(
-            0 <= grade <= max_grade,
-            f"{where}.grade",
-            N_("{grade} is not on the scale 0-{top}."),
-            grade=grade,
-            top=max_grade,
-        )
-        rules[rule_id] = Rule(rule_id, read.text(case), read.text(statement), effect, grade)
-        cases.add(case)
-    missing = [case for case in HARD_CASES if case not in cases]
-    read.check(
-        not missing,
-        "rules",
-        N_("no rule for the hard case(s): {cases}."),
-        cases=", ".join(missing),
+    head = "".join(_cell("th", label) for label in [frame.index.name or "", *frame.columns])
+    rows = "".join(
+        "<tr>" + _cell("th", key) + "".join(_cell("td", value) for value in values) + "</tr>"
+        for key, values in zip(frame.index, frame.itertuples(index=False, name=None), strict=True)
     )
-    return tuple(rules.values())
+    return f'<table class="dataframe"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+
+
+def _columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: two for each wide (CJK) character."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _pieces(word: str) -> list[str]:
+    """The parts of a word between which a line may break: around each wide character,
+    never before closing punctuation nor after opening punctuation."""
+    pieces: list[str] = []
+    for char in word:
+        previous = pieces[-1][-1] if pieces else ""
+        wide = _columns(char) == 2 or _columns(previous) == 2
+        if pieces and (not wide or char in _NO_LINE_START or previous in _NO_LINE_END):
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+    return pieces
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, every character kept.
+
+    Lines break at spaces, and between Chinese characters (which take two columns each,
+    where :mod:`textwrap` counts one); runs of white space become one space, a ``/``
+    between anchors stays at the end of its line, and a word longer than a line is cut.
+
+    >>> _wrap("A copy or near-copy of a result ranked higher gets at most grade 1.", 24)
+    ['A copy or near-copy of a', 'result ranked higher', 'gets at most grade 1.']
+    >>> _wrap("排名更高的结果的副本，至多 1 级。", 12)
+    ['排名更高的结', '果的副本，至', '多 1 级。']
+    >>> _wrap("One anchor. / Another.", 14)
+    ['One anchor. /', 'Another.']
+    """
+    words: list[str] = []
+    for word in text.split():
+        if words and (word == "/" or set(word) <= _NO_LINE_START):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        for index, piece in enumerate(_pieces(word)):
+            joint = " " if index == 0 and line else ""
+            if line and _columns(line + joint + piece) > width:
+                lines.append(line)
+                line, joint = "", ""
+            line += joint + piece
+            while _columns(line) > width:
+                cut = max(1, max(n for n in range(len(line) + 1) if _columns(line[:n]) <= width))
+                lines.append(line[:cut])
+                line = line[cut:]
+    return [*lines, line]
+
+
+def _whole_text(frame: pd.DataFrame, width: int = 80) -> str:
+    """``frame`` as text lines of at most ``width`` columns, every character of every cell.
+
+    One block per row: each header, then its cell's text wrapped beside it.
+
+    >>> frame = pd.DataFrame({"statement": ["a " * 12]}, index=pd.Index(["R-X"], name="rule"))
+    >>> print(_whole_text(frame, width=20))
+    rule       R-X
+    statement  a a a a a
+               a a a a a
+               a a
+    """
+    if frame.empty:
+        return repr(pd.DataFrame(frame))
+    labels = [str(frame.index.name or ""), *map(str, frame.columns)]
+    margin = max(_columns(label) for label in labels) + 2
+    blocks = []
+    for key, values in zip(frame.index, frame.itertuples(index=False, name=None), strict=True):
+        lines = []
+        for label, value in zip(labels, [key, *values], strict=True):
+            first, *rest = _wrap(str(value), max(width - margin, 10))
+            lines.append(label + " " * (margin - _columns(label)) + first)
+            lines += [" " * margin + line for line in rest]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+# --- loading ---------------------------------------------------------------------------------
 
 
 def load_guideline(path: str | os.PathLike | None = None, *, lang: str | None = None) -> Guideline:
     """Load and validate a judging guideline (default: the package's ``guideline.json``).
 
-    Its English texts come back in ``lang`` (default: the current language); a text
-    the catalogue does not hold (a team's own guideline) is kept as it is.
+    The file's format is ``data/guideline.schema.json`` (JSON Schema, draft 2020-12),
+    described in the README ("Your own guideline and judging set"). Its English texts
+    come back in ``lang`` (default: the current language); a text the catalogue does not
+    hold (a team's own guideline) is kept as it is.
 
     Raises
     ------
     ValueError
-        Naming the file and the JSON path (or line) of the first problem: a grade
-        with fewer than two anchors, a rule without an id, a grade off the scale, a
-        hard case (:data:`HARD_CASES`) without a rule.
+        Naming the file and the JSON path (or line) of the first problem: a missing or
+        unknown field, a value of the wrong type or blank, a grade with fewer than two
+        anchors, grades not numbered 0, 1, 2, ..., a rule id used twice or not like
+        ``R-DUP``, a rule's grade off the scale, a hard case (:data:`HARD_CASES`) without
+        a rule.
 
     Examples
     --------
@@ -400,54 +435,9 @@ def load_guideline(path: str | os.PathLike | None = None, *, lang: str | None = 
     ...     print(str(error).replace(str(path), "mine.json"))
     mine.json: scale[2].anchors: needs at least two non-empty anchor examples.
     """
-    source = _DATA / "guideline.json" if path is None else path
-    name, document = os.fsdecode(source), read_json(source)
-    read = _Reader(name, lang)
-    scale = _scale(read, document)
-    return Guideline(
-        read.text(read.get(document, "name", str, "guideline")),
-        read.get(document, "version", str, "guideline"),
-        scale,
-        _rules(read, document, scale[-1].grade),
-    )
+    from mapteach.judging.guideline_reader import read_guideline
 
-
-def _result(read: _Reader, node: Any, where: str, query: str, guideline: Guideline) -> SetResult:
-    doc, text, gloss, grade, rule_id, reason = read.fields(
-        node, where, doc=str, text=str, gloss=str, grade=int, rule=str, reason=str
-    )
-    try:
-        rule = guideline.rule(rule_id)
-    except KeyError as error:
-        raise read.fail(
-            f"{where}.rule",
-            tr(
-                "query {query!r}, document {doc!r}: {problem}",
-                query=query,
-                doc=doc,
-                problem=error.args[0],
-            ),
-        ) from None
-    read.check(
-        rule_id in reason,
-        f"{where}.reason",
-        N_("query {query!r}, document {doc!r}: does not cite its rule {rule!r}."),
-        query=query,
-        doc=doc,
-        rule=rule_id,
-    )
-    read.check(
-        rule.allows(grade),
-        f"{where}.grade",
-        N_("query {query!r}, document {doc!r}: grade {grade} breaks {rule} ({effect} {limit})."),
-        query=query,
-        doc=doc,
-        grade=grade,
-        rule=rule.id,
-        effect=rule.effect,
-        limit=rule.grade,
-    )
-    return SetResult(doc, text, read.text(gloss), grade, rule_id, read.text(reason))
+    return read_guideline(_DATA / "guideline.json" if path is None else path, lang)
 
 
 def load_judging_set(
@@ -458,10 +448,11 @@ def load_judging_set(
 ) -> JudgingSet:
     """Load and validate a judging set (default: the package's ``legal_set.json``).
 
-    Every reference grade must follow the rule its reason cites, under ``guideline``
-    (default: the package's), whose version must be the one the set names. The
-    English texts (name, glosses, reasons) come back in ``lang`` (default: the
-    current language); the queries and snippets are kept as they are.
+    The file's format is ``data/judging_set.schema.json`` (JSON Schema, draft 2020-12),
+    described in the README. Every reference grade must be on the scale of ``guideline``
+    (default: the package's), whose version must be the one the set names, and follow
+    the rule its reason cites. The English texts (name, glosses, reasons) come back in
+    ``lang`` (default: the current language); the queries and snippets are kept as they are.
 
     Raises
     ------
@@ -476,45 +467,7 @@ def load_judging_set(
     >>> judging_set.queries[0].results[6].reason
     'R-DUP: a copy of r1, ranked higher.'
     """
+    from mapteach.judging.guideline_reader import read_judging_set
+
     guideline = guideline or load_guideline(lang=lang)
-    source = _DATA / "legal_set.json" if path is None else path
-    name, document = os.fsdecode(source), read_json(source)
-    read = _Reader(name, lang)
-    version = read.get(document, "guideline", str, "set")
-    read.check(
-        version == guideline.version,
-        "set.guideline",
-        N_("made under guideline {version!r}, not {expected!r}."),
-        version=version,
-        expected=guideline.version,
-    )
-    queries: list[SetQuery] = []
-    docs: set[str] = set()
-    for qi, node in enumerate(read.get(document, "queries", list, "set")):
-        where = f"queries[{qi}]"
-        query = read.get(node, "query", str, where)
-        read.check(
-            not re.search(r"\s", query) and query not in {q.query for q in queries},
-            f"{where}.query",
-            N_("{query!r} is repeated or holds white space."),
-            query=query,
-        )
-        results = []
-        for ri, item in enumerate(read.get(node, "results", list, where)):
-            result = _result(read, item, f"{where}.results[{ri}]", query, guideline)
-            read.check(
-                not re.search(r"\s", result.doc) and result.doc not in docs,
-                f"{where}.results[{ri}].doc",
-                N_("query {query!r}: document {doc!r} is repeated or holds white space."),
-                query=query,
-                doc=result.doc,
-            )
-            docs.add(result.doc)
-            results.append(result)
-        read.check(
-            bool(results), f"{where}.results", N_("query {query!r} has no results."), query=query
-        )
-        gloss = read.text(read.get(node, "gloss", str, where))
-        queries.append(SetQuery(query, gloss, tuple(results)))
-    read.check(bool(queries), "set.queries", N_("no queries."))
-    return JudgingSet(read.text(read.get(document, "name", str, "set")), version, tuple(queries))
+    return read_judging_set(_DATA / "legal_set.json" if path is None else path, guideline, lang)

@@ -7,9 +7,24 @@ nDCG@10 of their judgments. Once every result is judged, or on *reveal*, the boa
 shows the reference grade, its reason and rule for each result, and marks where
 the annotator disagreed. *Next query* moves on through the set.
 
-With ``save_to=``, every change is appended to a JSON-lines file at once
-(:mod:`mapteach.judging.judgments`); a new board on the same file replays it
-and resumes where the last one stopped.
+Nothing a judge does is lost:
+
+- every change is appended to the annotator's judgments file at once
+  (:mod:`mapteach.judging.judgments`): by default ``judgments_file(annotator,
+  folder)``, the same file in every session, so a restarted kernel's new board
+  resumes where the last one stopped (``board.path`` says where it is);
+- each change carries its phase: ``blind`` until the query's reference is shown,
+  ``after_reveal`` after (the reveal itself is a line of the file);
+- before each append the board reads the file's last line: if another writer
+  appended since (a line it did not write), the board says so, becomes read-only
+  and shows what the file holds, so the screen and the file never disagree unseen;
+- the browser view marks each row saved only once the kernel has written it
+  (:mod:`mapteach.judging.judging_widget`), keeps unsaved changes in the browser,
+  says on the board when the kernel does not answer, and lets a later board on the
+  same file replay them (or :meth:`JudgingBoard.restore` a downloaded file).
+
+With a ``folder`` holding ``assignments.json`` (:func:`mapteach.judging.assign`),
+the board shows the annotator only the queries assigned to them.
 
 The widget's synced traits are the only state of the browser view; a click and
 :meth:`JudgingBoard.set_grade` take the same path (a change of the ``grades`` trait).
@@ -21,97 +36,35 @@ from __future__ import annotations
 
 import hashlib
 import html
-import numbers
 import os
 import random
+import uuid
 from pathlib import Path
 from typing import Any
 
-import anywidget
 import traitlets
 
 from mapteach.i18n import HTML_LANG, language, tr, widget_language
+from mapteach.judging.assignment import ASSIGNMENTS_FILE, assigned_queries
 from mapteach.judging.calibration import CalibrationReport, calibration_report, judging_summary
-from mapteach.judging.guideline import Guideline, JudgingSet, load_guideline, load_judging_set
-from mapteach.judging.judgments import Event, append_event, read_events, replay
+from mapteach.judging.guideline import (
+    RELEVANCE_THRESHOLD,
+    Guideline,
+    JudgingSet,
+    load_guideline,
+    load_judging_set,
+)
+from mapteach.judging.judging_widget import (
+    UNGRADED,
+    BoardStateError,
+    GradeError,
+    JudgingWidget,
+    check_grade,
+)
+from mapteach.judging.judgments import judgments_file, read_events
+from mapteach.judging.judgments_writer import JudgmentsWriter
 
 __all__ = ["BoardStateError", "GradeError", "JudgingBoard"]
-
-#: The grade of a result nobody has graded yet.
-UNGRADED = -1
-
-
-class BoardStateError(traitlets.TraitError, ValueError):
-    """A change to the board's model that does not fit it (reasons, the query position).
-
-    A TraitError, so a rejected change from the browser is rolled back before any
-    observer sees it; a ValueError, as every other invalid argument here.
-    """
-
-
-class GradeError(BoardStateError):
-    """A grade off the board's scale, or a list of grades that does not fit its results."""
-
-
-def _check_grade(
-    doc: str, grade: object, scale: int, *, ungraded: bool = False, lang: str | None = None
-) -> int:
-    """``grade`` as an int, or a GradeError naming ``doc`` if it is not on the scale 0-``scale``.
-
-    With ``ungraded=True``, ``UNGRADED`` (-1) is accepted too. The error speaks ``lang``.
-    """
-    if isinstance(grade, numbers.Integral) and not isinstance(grade, bool):
-        value = int(grade)
-        if 0 <= value <= scale or (ungraded and value == UNGRADED):
-            return value
-    if ungraded:
-        raise GradeError(
-            tr(
-                "result {doc!r}: grade {grade!r} is not on the scale 0-{scale} "
-                "(or {ungraded}, ungraded).",
-                lang=lang,
-                doc=doc,
-                grade=grade,
-                scale=scale,
-                ungraded=UNGRADED,
-            )
-        )
-    raise GradeError(
-        tr(
-            "result {doc!r}: grade {grade!r} is not on the scale 0-{scale}.",
-            lang=lang,
-            doc=doc,
-            grade=grade,
-            scale=scale,
-        )
-    )
-
-
-def judging_texts(lang: str) -> dict[str, str]:
-    """Every text the judging board's browser view shows, in ``lang`` (``{names}`` kept).
-
-    >>> judging_texts("en")["progress"]
-    'query {position} of {total}; {done} of {n} results judged'
-    """
-    with language(lang):
-        return {
-            "lang": HTML_LANG[lang],
-            "query": tr("Query: {query} ({gloss})"),
-            "query_plain": tr("Query: {query}"),
-            "progress": tr("query {position} of {total}; {done} of {n} results judged"),
-            "reveal": tr("Compare with the reference judgments"),
-            "next": tr("Next query"),
-            "your_ap": tr("your AP"),
-            "reference_ap": tr("reference AP"),
-            "grade_aria": tr("Grade for result {doc}"),
-            "reason_aria": tr("Reason for result {doc}"),
-            "reason_needed": tr("reason or rule id (needed)"),
-            "reason_optional": tr("reason (optional)"),
-            "clear": tr("clear"),
-            "clear_aria": tr("Clear the grade of result {doc}"),
-            "incomplete": tr("incomplete: a grade between the ends of the scale needs a reason"),
-            "reference": tr("reference: {grade}"),
-        }
 
 
 def annotator_seed(annotator: str) -> int:
@@ -123,95 +76,6 @@ def annotator_seed(annotator: str) -> int:
     return int.from_bytes(hashlib.sha256(annotator.encode("utf-8")).digest()[:8], "big")
 
 
-class _JudgingWidget(anywidget.AnyWidget):
-    _esm = Path(__file__).parent / "static" / "judging.js"
-    _css = Path(__file__).parent / "static" / "judging.css"
-    #: The current query's results in true rank order: doc, text, gloss, rank (1-based).
-    items: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
-    #: The order the results are shown in: indices into ``items``.
-    order: traitlets.List[int] = traitlets.List().tag(sync=True)
-    grades: traitlets.List[int] = traitlets.List().tag(sync=True)
-    reasons: traitlets.List[str] = traitlets.List().tag(sync=True)
-    #: Per result (rank order), once revealed: the reference grade, rule, reason.
-    key: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
-    show_reference = traitlets.Bool(False).tag(sync=True)
-    summary = traitlets.Dict().tag(sync=True)
-    scale = traitlets.Int(3).tag(sync=True)
-    query = traitlets.Unicode().tag(sync=True)
-    gloss = traitlets.Unicode().tag(sync=True)
-    annotator = traitlets.Unicode().tag(sync=True)
-    #: Which query of the set is shown (0-based); the browser's *Next query* raises it.
-    position = traitlets.Int(0).tag(sync=True)
-    n_queries = traitlets.Int(1).tag(sync=True)
-    #: Every label the browser view shows, in the board's language.
-    texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
-
-    def __init__(self, *, lang: str, **kwargs: Any) -> None:
-        #: The language of the board's texts and errors.
-        self.lang = lang
-        super().__init__(texts=judging_texts(lang), **kwargs)
-
-    @traitlets.validate("grades")
-    def _check_grades(self, proposal: traitlets.Bunch) -> list[int]:
-        docs = [item["doc"] for item in self.items]
-        grades = list(proposal.value)
-        if len(grades) > len(docs):
-            raise GradeError(
-                tr(
-                    "grades has {n_grades} entries for {n_results} results; grade {grade!r} "
-                    "at position {position} has no result.",
-                    lang=self.lang,
-                    n_grades=len(grades),
-                    n_results=len(docs),
-                    grade=grades[len(docs)],
-                    position=len(docs) + 1,
-                )
-            )
-        if len(grades) < len(docs):
-            raise GradeError(
-                tr(
-                    "grades has {n_grades} entries for {n_results} results; result {doc!r} "
-                    "has no grade (use {ungraded} for ungraded).",
-                    lang=self.lang,
-                    n_grades=len(grades),
-                    n_results=len(docs),
-                    doc=docs[len(grades)],
-                    ungraded=UNGRADED,
-                )
-            )
-        return [
-            _check_grade(doc, grade, self.scale, ungraded=True, lang=self.lang)
-            for doc, grade in zip(docs, grades, strict=True)
-        ]
-
-    @traitlets.validate("reasons")
-    def _check_reasons(self, proposal: traitlets.Bunch) -> list[str]:
-        reasons = list(proposal.value)
-        if len(reasons) != len(self.items) or not all(isinstance(r, str) for r in reasons):
-            raise BoardStateError(
-                tr(
-                    "reasons must be {n} strings, one per result; got {reasons!r}.",
-                    lang=self.lang,
-                    n=len(self.items),
-                    reasons=reasons,
-                )
-            )
-        return reasons
-
-    @traitlets.validate("position")
-    def _check_position(self, proposal: traitlets.Bunch) -> int:
-        if not 0 <= proposal.value < self.n_queries:
-            raise BoardStateError(
-                tr(
-                    "position {position} is not a query of the set (0-{last}).",
-                    lang=self.lang,
-                    position=proposal.value,
-                    last=self.n_queries - 1,
-                )
-            )
-        return int(proposal.value)
-
-
 class JudgingBoard:
     """A calibration round: grade each result (with reasons), then compare with the reference.
 
@@ -220,16 +84,19 @@ class JudgingBoard:
     judging_set : JudgingSet, path or None
         The queries and reference judgments; default the package's legal set.
     query : str, optional
-        The query to start with; default the query judged last in ``save_to``, or
-        the first.
+        The query to start with; default the query judged last in the file, or the first.
     annotator : str
-        Who judges; recorded in every saved line, and the seed of the shuffle.
+        Who judges; recorded in every saved line, the seed of the shuffle, and the
+        name of the default file.
     seed : int, optional
         The seed of the order the results are shown in; default derived from
         ``annotator``, so an annotator sees the same order in every session.
     save_to : path, optional
-        A JSON-lines file to append every change to; if it exists, the board
-        resumes from it.
+        The JSON-lines file to append every change to; default
+        ``judgments_file(annotator, folder)``. If it exists, the board resumes from it.
+    folder : path, optional
+        The judging folder: where the default file is (default ``judgments_folder()``),
+        and, if it holds ``assignments.json``, which queries the annotator judges.
     guideline : Guideline, path or None
         The judging guideline; default the package's. A set or guideline loaded
         here comes in the board's language.
@@ -243,13 +110,16 @@ class JudgingBoard:
     -----
     A grade strictly between 0 and the top of the scale needs a reason before it
     counts: until then the result is shown as incomplete and scores as ungraded,
-    and the round is not finished. :attr:`judgments` holds every grade made,
-    complete or not; it is what the saved file holds.
+    and the round is not finished. :attr:`judgments` holds every grade saved,
+    complete or not; it is what the file holds.
 
     Examples
     --------
+    >>> import tempfile
     >>> from mapteach.judging import JudgingBoard
-    >>> board = JudgingBoard()
+    >>> board = JudgingBoard(folder=tempfile.mkdtemp())
+    >>> board.path.name
+    'alice-2bd806c9.jsonl'
     >>> board.set_grade("r1", 3)
     >>> board.set_grade("r4", 2)  # a middle grade without a reason does not count yet
     >>> board.summary["ap"], board.incomplete
@@ -261,6 +131,8 @@ class JudgingBoard:
     [5, 8]
     >>> board.judgments
     {'劳动仲裁赔偿标准': {'r1': 3, 'r4': 2}}
+    >>> JudgingBoard(folder=board.path.parent).judgments  # a new session resumes
+    {'劳动仲裁赔偿标准': {'r1': 3, 'r4': 2}}
     """
 
     def __init__(
@@ -271,20 +143,17 @@ class JudgingBoard:
         annotator: str = "alice",
         seed: int | None = None,
         save_to: str | os.PathLike | None = None,
+        folder: str | os.PathLike | None = None,
         guideline: Guideline | str | os.PathLike | None = None,
-        relevance_threshold: int = 2,
+        relevance_threshold: int = RELEVANCE_THRESHOLD,
         lang: str | None = None,
     ) -> None:
         #: The language the board speaks, fixed when it is made.
         self.lang = widget_language(lang)
-        if not isinstance(annotator, str) or not annotator.strip():
-            raise ValueError(
-                tr(
-                    "annotator must be a non-empty name; got {annotator!r}.",
-                    lang=self.lang,
-                    annotator=annotator,
-                )
-            )
+        with language(self.lang):
+            own_file = judgments_file(annotator, folder)  # checks the name too
+        #: The judgments file: every change is appended to it.
+        self.path = own_file if save_to is None else Path(save_to)
         self.guideline = (
             guideline
             if isinstance(guideline, Guideline)
@@ -297,102 +166,71 @@ class JudgingBoard:
         )
         self.annotator = annotator
         self.seed = annotator_seed(annotator) if seed is None else seed
-        self.save_to = None if save_to is None else Path(save_to)
         self.threshold = relevance_threshold
-        self._queries = [q.query for q in self.judging_set.queries]
-        #: Every judgment made so far: {query: {doc: (grade, reason)}}.
-        self._judged: dict[str, dict[str, tuple[int, str]]] = {}
         with language(self.lang):
-            start = self._resume()
-            if query is not None:
-                start = self._queries.index(self.judging_set.find(query).query)
-        self.widget = _JudgingWidget(
+            #: The queries ``folder``'s plan assigns the annotator (empty: no plan).
+            self.assigned = self._assigned(folder)
+            #: The queries the annotator judges here: their assignment, else the whole set.
+            self.queries = (
+                [self.judging_set.find(query) for query in self.assigned]
+                if self.assigned
+                else list(self.judging_set.queries)
+            )
+            #: The judgments file as this board reads and writes it.
+            self.file = JudgmentsWriter(self.path, annotator, self.guideline, self.judging_set)
+            start = self._start(query)
+        self._showing_file = False
+        self.widget = JudgingWidget(
             lang=self.lang,
             scale=self.guideline.max_grade,
             annotator=annotator,
-            n_queries=len(self._queries),
+            n_queries=len(self.queries),
             position=start,
+            path=os.path.abspath(self.path),
+            guideline=self.guideline.version,
+            session=uuid.uuid4().hex,
         )
         self.widget.observe(self._changed, names=["grades", "reasons"])
         self.widget.observe(self._revealed, names="show_reference")
         self.widget.observe(self._load, names="position")
+        self.widget.on_msg(self._message)
         self._load()
 
-    # --- the saved file --------------------------------------------------------------
+    @property
+    def save_to(self) -> Path:
+        """The judgments file (the same as :attr:`path`)."""
+        return self.path
 
-    def _resume(self) -> int:
-        """Replay ``save_to`` into the judgments; the position of the query judged last."""
-        if self.save_to is None:
-            return 0
-        events = read_events(self.save_to)
-        for line, event in events:
-            self._check_event(line, event)
-        for query, saved in replay(events).items():
-            self._judged[query] = {
-                doc: (event.grade, event.reason)
-                for doc, event in saved.items()
-                if event.grade is not None
-            }
-        return self._queries.index(events[-1][1].query) if events else 0
+    def _assigned(self, folder: str | os.PathLike | None) -> list[str]:
+        """The queries ``folder/assignments.json`` assigns the annotator ([]: no such file)."""
+        if folder is None or not (Path(folder) / ASSIGNMENTS_FILE).exists():
+            return []
+        return assigned_queries(folder, self.annotator)
 
-    def _check_event(self, line: int, event: Event) -> None:
-        """Raise a ValueError naming the line if a saved judgment does not fit this board."""
-        where = tr(
-            "{path}, line {line} (query {query!r}, document {doc!r})",
-            path=self.save_to,
-            line=line,
-            query=event.query,
-            doc=event.doc,
-        )
-        if event.annotator != self.annotator:
-            raise ValueError(
-                tr(
-                    "{where}: judged by {judge!r}, not {annotator!r}; "
-                    "give each annotator a file of their own.",
-                    where=where,
-                    judge=event.annotator,
-                    annotator=self.annotator,
+    def _start(self, query: str | None) -> int:
+        """The position to start at: ``query``'s, else the query judged last, else 0."""
+        names = [q.query for q in self.queries]
+        if query is not None:
+            wanted = self.judging_set.find(query).query
+            if wanted not in names:
+                raise ValueError(
+                    tr(
+                        "query {query!r} is not among the queries assigned to {annotator!r}: "
+                        "{assigned}.",
+                        query=wanted,
+                        annotator=self.annotator,
+                        assigned=", ".join(names),
+                    )
                 )
-            )
-        if event.guideline != self.guideline.version:
-            raise ValueError(
-                tr(
-                    "{where}: judged under guideline {saved!r}, not {version!r}; "
-                    "start a new file for the new version.",
-                    where=where,
-                    saved=event.guideline,
-                    version=self.guideline.version,
-                )
-            )
-        try:
-            known = [r.doc for r in self.judging_set.find(event.query).results]
-        except KeyError as error:
-            raise ValueError(f"{where}: {error.args[0]}") from None
-        if event.doc not in known:
-            raise ValueError(tr("{where}: the query has no such result.", where=where))
-        if event.grade is not None and event.grade > self.guideline.max_grade:
-            raise ValueError(
-                tr(
-                    "{where}: grade {grade} is not on the scale 0-{scale}.",
-                    where=where,
-                    grade=event.grade,
-                    scale=self.guideline.max_grade,
-                )
-            )
-
-    def _save(self, doc: str, grade: int | None, reason: str) -> None:
-        if self.save_to is not None:
-            event = Event.now(
-                self.annotator, self.widget.query, doc, grade, reason, self.guideline.version
-            )
-            append_event(self.save_to, event)
+            return names.index(wanted)
+        last = self.file.last.query if self.file.last is not None else None
+        return names.index(last) if last in names else 0
 
     # --- the model -------------------------------------------------------------------
 
     def _load(self, change: traitlets.Bunch | None = None) -> None:
         """Show the query at ``position``: its results, shuffled, with the judgments so far."""
-        current = self.judging_set.queries[self.widget.position]
-        judged = self._judged.get(current.query, {})
+        current = self.queries[self.widget.position]
         order = list(range(len(current.results)))
         random.Random(f"{self.seed}/{current.query}").shuffle(order)
         with self.widget.hold_sync(), self.widget.hold_trait_notifications():
@@ -405,11 +243,35 @@ class JudgingBoard:
                 for rank, r in enumerate(current.results, start=1)
             ]
             self.widget.order = order
-            self.widget.grades = [judged.get(r.doc, (UNGRADED, ""))[0] for r in current.results]
-            self.widget.reasons = [judged.get(r.doc, (UNGRADED, ""))[1] for r in current.results]
             self.widget.key = []
             self.widget.show_reference = False
-        self._refresh()
+        self._show_file()
+
+    def _show_file(self) -> None:
+        """Set the current query's grades and reasons, and ``saved``, to what the file holds."""
+        judged = self.file.judged.get(self.widget.query, {})
+        docs = [item["doc"] for item in self.widget.items]
+        with self.widget.hold_sync():
+            self._showing_file = True
+            try:
+                with self.widget.hold_trait_notifications():
+                    self.widget.grades = [judged.get(doc, (UNGRADED, ""))[0] for doc in docs]
+                    self.widget.reasons = [judged.get(doc, (UNGRADED, ""))[1] for doc in docs]
+            finally:
+                self._showing_file = False
+            self._sync_file()
+            self._refresh()
+
+    def _sync_file(self) -> None:
+        """Tell the browser what the file holds, and whether the last change reached it."""
+        self.widget.saved = {
+            query: {doc: [grade, reason] for doc, (grade, reason) in docs.items()}
+            for query, docs in self.file.judged.items()
+            if docs
+        }
+        self.widget.revealed = sorted(self.file.revealed)
+        self.widget.read_only = self.file.read_only
+        self.widget.save_error = self.file.error
 
     def _complete(self, grade: int, reason: str) -> bool:
         return (
@@ -417,20 +279,25 @@ class JudgingBoard:
         )
 
     def _changed(self, change: traitlets.Bunch) -> None:
-        """Save each result whose grade or reason differs from what is saved, then rescore."""
-        judged = self._judged.setdefault(self.widget.query, {})
-        for item, grade, reason in zip(
-            self.widget.items, self.widget.grades, self.widget.reasons, strict=True
-        ):
-            doc = item["doc"]
-            if grade == UNGRADED:
-                if doc in judged:
-                    del judged[doc]
-                    self._save(doc, None, "")
-            elif judged.get(doc) != (grade, reason):
-                judged[doc] = (grade, reason)
-                self._save(doc, grade, reason)
-        self._refresh()
+        """Save each result whose grade or reason differs from the file, then rescore."""
+        if self._showing_file:
+            return
+        query = self.widget.query
+        judged = self.file.judged.get(query, {})
+        shown = zip(self.widget.items, self.widget.grades, self.widget.reasons, strict=True)
+        with language(self.lang):
+            for item, grade, reason in list(shown):
+                wanted = None if grade == UNGRADED else (grade, reason)
+                if wanted != judged.get(item["doc"]):
+                    grade_or_none, text = wanted or (None, "")
+                    if not self.file.save(query, item["doc"], grade_or_none, text):
+                        break
+        if self.file.read_only:
+            self._show_file()
+            return
+        with self.widget.hold_sync():
+            self._sync_file()
+            self._refresh()
 
     def _refresh(self) -> None:
         grades, reasons = self.widget.grades, self.widget.reasons
@@ -438,7 +305,7 @@ class JudgingBoard:
             g != UNGRADED and self._complete(g, r) for g, r in zip(grades, reasons, strict=True)
         ]
         counted = [g if ok else UNGRADED for g, ok in zip(grades, complete, strict=True)]
-        reference = [r.grade for r in self.judging_set.queries[self.widget.position].results]
+        reference = [r.grade for r in self.queries[self.widget.position].results]
         summary = judging_summary(counted, reference, self.threshold)
         summary["complete"] = complete
         summary["n_complete"] = sum(complete)
@@ -447,7 +314,11 @@ class JudgingBoard:
             self.widget.show_reference = True
 
     def _revealed(self, change: traitlets.Bunch) -> None:
-        results = self.judging_set.queries[self.widget.position].results
+        if change.new:
+            with language(self.lang):
+                self.file.reveal(self.widget.query)
+            self._sync_file()
+        results = self.queries[self.widget.position].results
         self.widget.key = (
             [
                 {
@@ -461,6 +332,44 @@ class JudgingBoard:
             if change.new
             else []
         )
+
+    # --- judgments the browser kept --------------------------------------------------
+
+    def _message(self, widget: Any, content: Any, buffers: Any) -> None:
+        """A message from the browser: ``{"kind": "replay", "entries": [...]}``, or
+        ``{"kind": "ping"}`` (is the kernel still there?), answered ``{"kind": "pong"}``."""
+        if isinstance(content, dict) and content.get("kind") == "ping":
+            self.widget.send({"kind": "pong"})
+        if not isinstance(content, dict) or content.get("kind") != "replay":
+            return
+        entries = content.get("entries")
+        with language(self.lang):
+            events, refused = self.file.kept(entries if isinstance(entries, list) else [])
+            written = self.file.restore(events)
+            notice = tr("Judgments replayed into the file: {n}.", n=written)
+        self.widget.notice = "\n".join([notice, *refused])
+        self._show_file()
+
+    def restore(self, path: str | os.PathLike) -> int:
+        """Append the judgments of ``path`` (the board's *download* of unsaved judgments)
+        that the file does not hold yet; return how many were written.
+
+        Raises
+        ------
+        ValueError
+            If a judgment in ``path`` does not fit this board (another annotator,
+            guideline, query or result), before anything is written.
+        BoardStateError
+            If another writer appended to the file: nothing more is written.
+        """
+        with language(self.lang):
+            events = [event for _, event in read_events(path)]
+            for number, event in enumerate(events, start=1):
+                self.file.check(event, number)
+            written = self.file.restore(events)
+        self._show_file()
+        self._raise_if_unsaved()
+        return written
 
     # --- what a notebook calls -------------------------------------------------------
 
@@ -478,15 +387,44 @@ class JudgingBoard:
             )
         return docs.index(doc)
 
-    def set_grade(self, doc: str, grade: int, reason: str = "") -> None:
-        """Grade result ``doc`` of the current query, with ``reason``, as a click does."""
+    def _raise_if_unsaved(self) -> None:
+        if self.file.read_only:
+            raise BoardStateError(
+                tr(
+                    "{path}: another board wrote to this file since this board last read it; "
+                    "this board is read-only now. Make a new board to go on judging.",
+                    lang=self.lang,
+                    path=self.path,
+                )
+            )
+        if self.file.error:
+            raise OSError(self.file.error)
+
+    def _set(self, doc: str, grade: int, reason: str) -> None:
+        self._raise_if_unsaved()
         index = self._index(doc)
         grades, reasons = list(self.widget.grades), list(self.widget.reasons)
-        grades[index] = _check_grade(doc, grade, self.widget.scale, lang=self.lang)
-        reasons[index] = reason
+        grades[index], reasons[index] = grade, reason
         with self.widget.hold_trait_notifications():
             self.widget.grades = grades
             self.widget.reasons = reasons
+        self._raise_if_unsaved()
+
+    def set_grade(self, doc: str, grade: int, reason: str = "") -> None:
+        """Grade result ``doc`` of the current query, with ``reason``, as a click does.
+
+        A new grade comes with its own reason: the old one is not kept.
+
+        Raises
+        ------
+        GradeError
+            If ``grade`` is off the scale.
+        BoardStateError
+            If the board is read-only (another board wrote to its file).
+        OSError
+            If the file could not be written.
+        """
+        self._set(doc, check_grade(doc, grade, self.widget.scale, lang=self.lang), reason)
 
     def grade(self, doc: str, grade: int) -> None:
         """Grade result ``doc`` without a reason (an alias of :meth:`set_grade`)."""
@@ -494,15 +432,13 @@ class JudgingBoard:
 
     def clear_grade(self, doc: str) -> None:
         """Remove the grade (and reason) of result ``doc``, as its *clear* button does."""
-        index = self._index(doc)
-        grades, reasons = list(self.widget.grades), list(self.widget.reasons)
-        grades[index], reasons[index] = UNGRADED, ""
-        with self.widget.hold_trait_notifications():
-            self.widget.grades = grades
-            self.widget.reasons = reasons
+        self._set(doc, UNGRADED, "")
 
     def reveal(self) -> None:
-        """Show the reference grades, reasons and rules, as the *reveal* box does."""
+        """Show the reference grades, reasons and rules, as the *reveal* box does.
+
+        Changes to the query's judgments from now on are recorded as ``after_reveal``.
+        """
         self.widget.show_reference = True
 
     def next_query(self) -> None:
@@ -513,6 +449,16 @@ class JudgingBoard:
     def query(self) -> str:
         """The query shown now."""
         return self.widget.query
+
+    @property
+    def phase(self) -> str:
+        """The phase a change to the current query is recorded with now."""
+        return self.file.phase(self.widget.query)
+
+    @property
+    def read_only(self) -> bool:
+        """True once another writer appended to the file: the board writes nothing more."""
+        return self.file.read_only
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -530,28 +476,39 @@ class JudgingBoard:
             if grade != UNGRADED and not ok
         ]
 
+    def _saved_rows(self) -> list[bool]:
+        """Per result of the current query (rank order): whether the file holds what is shown."""
+        judged = self.file.judged.get(self.widget.query, {})
+        return [
+            judged.get(item["doc"], (UNGRADED, "")) == (grade, reason if grade != UNGRADED else "")
+            for item, grade, reason in zip(
+                self.widget.items, self.widget.grades, self.widget.reasons, strict=True
+            )
+        ]
+
     @property
     def judgments(self) -> dict[str, dict[str, int]]:
-        """Every grade made so far, ``{query: {doc: grade}}`` (what ``save_to`` holds)."""
-        return {
-            query: {doc: grade for doc, (grade, _) in docs.items()}
-            for query, docs in self._judged.items()
-            if docs
-        }
+        """Every grade saved so far, ``{query: {doc: grade}}`` (what the file holds)."""
+        return self.file.judgments
 
     def report(self) -> CalibrationReport:
-        """Your judgments against the reference (see ``calibration_report``), queries judged."""
+        """Your blind judgments against the reference (see ``calibration_report``), over
+        the queries you were assigned or judged."""
         gold = self.judging_set.gold()
-        judged = {query: gold[query] for query in self.judgments}
         return calibration_report(
-            self.judgments, judged, relevance_threshold=self.threshold, scale=self.widget.scale
+            self.path,
+            gold,
+            assigned=self.assigned,
+            relevance_threshold=self.threshold,
+            scale=self.widget.scale,
         )
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         data, metadata = self.widget._repr_mimebundle_(**kwargs) or ({}, {})
-        items = self.widget.items
+        items, saved = self.widget.items, self._saved_rows()
         rows = "".join(
-            f"<li>{html.escape(items[i]['text'])} <i>({html.escape(items[i]['gloss'])})</i></li>"
+            f'<li data-doc="{html.escape(items[i]["doc"])}" data-saved="{str(saved[i]).lower()}">'
+            f"{html.escape(items[i]['text'])} <i>({html.escape(items[i]['gloss'])})</i></li>"
             for i in self.widget.order
         )
         query, gloss = html.escape(self.widget.query), html.escape(self.widget.gloss)

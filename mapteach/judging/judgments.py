@@ -5,12 +5,28 @@ once to an append-only log (:mod:`mapteach.log`: one ``os.write`` under the file
 lock; the file is never truncated or rewritten)::
 
     {"annotator": "alice", "query": "劳动仲裁赔偿标准", "doc": "r3", "grade": 1,
-     "reason": "R-OLD: repealed", "time": "2026-11-30T14:00:00Z", "guideline": "2026.1"}
+     "reason": "R-OLD: repealed", "time": "2026-11-30T14:00:00Z", "guideline": "2026.1",
+     "phase": "blind", "seq": 7}
 
 A line is the whole state of one (query, document) judgment after the change;
 ``"grade": null`` is a clear. Replaying the file (the last line per document wins)
 gives the judgments back, so a new board on the same file resumes where the last
 one stopped.
+
+``phase`` says whether the annotator could have seen the answer: ``"blind"`` before
+the query's reference judgments were revealed, ``"after_reveal"`` after. A reveal is
+a line of its own, so a board started later still knows the query was revealed::
+
+    {"annotator": "alice", "query": "劳动仲裁赔偿标准", "revealed": true,
+     "time": "2026-11-30T14:05:00Z", "guideline": "2026.1", "seq": 8}
+
+``seq`` numbers a file's lines 1, 2, 3, ...: each writer writes the last number it
+read plus one, so a writer that finds a line it did not write knows that someone else
+is writing to the file too. Lines written before phases and sequence numbers existed
+have neither (their phase counts as blind).
+
+Each annotator's file has a stable place, :func:`judgments_file`, in the folder
+:func:`judgments_folder` names, so a restarted notebook finds it again.
 
 What reading does with a line it cannot use, and never silently:
 
@@ -43,9 +59,12 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
+import json
 import numbers
 import os
 import re
+import string
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -56,14 +75,31 @@ from mapteach.i18n import N_, tr
 from mapteach.log import TruncatedLineWarning
 
 __all__ = [
+    "FOLDER_VARIABLE",
+    "PHASES",
     "Event",
+    "Reveal",
     "TruncatedLineWarning",
     "append_event",
+    "judgments_file",
+    "judgments_folder",
+    "last_record",
     "load_judgments",
     "read_events",
+    "read_records",
+    "record_of",
     "replay",
     "to_qrels",
 ]
+
+#: The environment variable naming the folder of the judgments files.
+FOLDER_VARIABLE = "MAPTEACH_JUDGMENTS"
+DEFAULT_FOLDER = Path("~") / ".mapteach" / "judgments"
+#: A judgment's phase: made before the query's reference was revealed, or after.
+PHASES = ("blind", "after_reveal")
+#: How much of a file's end :func:`last_record` reads before it reads the whole file.
+_TAIL_BYTES = 1 << 16
+_SLUG_CHARACTERS = frozenset(string.ascii_lowercase + string.digits + "-")
 
 _FIELDS: dict[str, type | tuple[type, ...]] = {
     "annotator": str,
@@ -74,11 +110,82 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
     "time": str,
     "guideline": str,
 }
+_REVEAL_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "annotator": str,
+    "query": str,
+    "revealed": bool,
+    "time": str,
+    "guideline": str,
+}
+#: Fields a line may leave out (lines written before they existed do).
+_OPTIONAL: dict[str, type | tuple[type, ...]] = {"phase": str, "seq": int}
+
+
+# --- where the files are -----------------------------------------------------------------
+
+
+def judgments_folder() -> Path:
+    """The folder the judgments files are kept in: ``MAPTEACH_JUDGMENTS``, else
+    ``~/.mapteach/judgments/`` (``~`` expanded).
+
+    Examples
+    --------
+    >>> import os, pathlib
+    >>> chosen = os.environ.get("MAPTEACH_JUDGMENTS") or "~/.mapteach/judgments"
+    >>> judgments_folder() == pathlib.Path(chosen).expanduser()
+    True
+    """
+    configured = os.environ.get(FOLDER_VARIABLE, "").strip()
+    return Path(configured or DEFAULT_FOLDER).expanduser()
+
+
+def judgments_file(annotator: str, folder: str | os.PathLike | None = None) -> Path:
+    """The file an annotator's judgments are kept in: the same one in every session.
+
+    Its name is ``<slug>-<hash>.jsonl``: the slug keeps the name's lower-case ASCII
+    letters, digits and ``-`` (it may be empty), the hash is the first 8 hex digits of
+    the SHA-256 of the name (UTF-8), so two names never share a file. Spaces, ``/``
+    and Chinese names are all fine; the name itself is kept inside the records.
+
+    Parameters
+    ----------
+    annotator : str
+        Who judges, as they write their name.
+    folder : path, optional
+        Where the file is; default :func:`judgments_folder`.
+
+    Raises
+    ------
+    ValueError
+        If ``annotator`` is not a non-empty string.
+
+    Examples
+    --------
+    >>> judgments_file("Mei Lin", "team").as_posix()
+    'team/meilin-d086ed7a.jsonl'
+    >>> judgments_file("李雷", "team").name, judgments_file("a/b", "team").name
+    ('-3a47328a.jsonl', 'ab-c14cddc0.jsonl')
+    """
+    if not isinstance(annotator, str) or not annotator.strip():
+        raise ValueError(
+            tr("annotator must be a non-empty name; got {annotator!r}.", annotator=annotator)
+        )
+    slug = "".join(c for c in annotator.lower() if c in _SLUG_CHARACTERS)
+    digest = hashlib.sha256(annotator.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return Path(judgments_folder() if folder is None else folder) / f"{slug}-{digest}.jsonl"
+
+
+# --- the records -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Event:
-    """One change to one judgment: its state afterwards (``grade=None``: cleared)."""
+    """One change to one judgment: its state afterwards (``grade=None``: cleared).
+
+    ``phase`` is ``"blind"`` or ``"after_reveal"`` (None: a line written before phases
+    existed, which counts as blind); ``seq`` is the line's number in its file's
+    sequence (None: not numbered).
+    """
 
     annotator: str
     query: str
@@ -87,50 +194,114 @@ class Event:
     reason: str
     time: str
     guideline: str
+    phase: str | None = None
+    seq: int | None = None
 
     @classmethod
     def now(
-        cls, annotator: str, query: str, doc: str, grade: int | None, reason: str, guideline: str
+        cls,
+        annotator: str,
+        query: str,
+        doc: str,
+        grade: int | None,
+        reason: str,
+        guideline: str,
+        *,
+        phase: str | None = "blind",
+        seq: int | None = None,
     ) -> Event:
         """The event, stamped with the current time (ISO 8601, UTC, whole seconds, ``Z``)."""
-        return cls(annotator, query, doc, grade, reason, log.now(), guideline)
+        return cls(annotator, query, doc, grade, reason, log.now(), guideline, phase, seq)
 
 
-def _wrong_type(where: str, field: str, value: Any) -> str:
-    kind = type(value).__name__
-    if field == "grade":
-        return tr(
-            "{where}: field {field!r} is {kind} {value!r}, not an integer or null.",
-            where=where,
-            field=field,
-            kind=kind,
-            value=value,
+@dataclass(frozen=True)
+class Reveal:
+    """The moment an annotator saw a query's reference judgments: later changes to the
+    query's judgments are ``after_reveal``."""
+
+    annotator: str
+    query: str
+    time: str
+    guideline: str
+    seq: int | None = None
+
+    @classmethod
+    def now(cls, annotator: str, query: str, guideline: str, *, seq: int | None = None) -> Reveal:
+        """The reveal, stamped with the current time."""
+        return cls(annotator, query, log.now(), guideline, seq)
+
+
+def record_of(entry: Event | Reveal) -> dict[str, Any]:
+    """The JSON object a line holds for ``entry`` (fields that are None left out).
+
+    >>> record_of(Reveal("alice", "q1", "2026-11-30T14:05:00Z", "v1", seq=8))
+    {'annotator': 'alice', 'query': 'q1', 'revealed': True, 'time': '2026-11-30T14:05:00Z', \
+'guideline': 'v1', 'seq': 8}
+    """
+    fields = asdict(entry)
+    if isinstance(entry, Reveal):
+        fields = {"annotator": entry.annotator, "query": entry.query, "revealed": True, **fields}
+    return {key: value for key, value in fields.items() if value is not None or key == "grade"}
+
+
+#: The message for a field of the wrong type, by field (default: not a string).
+_EXPECTED = {
+    "grade": N_("{where}: field {field!r} is {kind} {value!r}, not an integer or null."),
+    "seq": N_("{where}: field {field!r} is {kind} {value!r}, not a positive integer."),
+    "revealed": N_("{where}: field {field!r} is {kind} {value!r}, not true."),
+}
+_NOT_A_STRING = N_("{where}: field {field!r} is {kind} {value!r}, not a string.")
+
+
+def _fits(field: str, kind: type | tuple[type, ...], value: Any) -> bool:
+    if field == "revealed":
+        return value is True
+    if isinstance(value, bool) or not isinstance(value, kind):
+        return False
+    return field != "seq" or (isinstance(value, int) and value >= 1)
+
+
+def _check_fields(record: Any, where: str, fields: Mapping[str, Any], message: str) -> None:
+    """Raise unless ``record`` is an object with ``fields`` (and optional ones), of their types."""
+    if isinstance(record, dict):
+        fields = {**fields, **{key: _OPTIONAL[key] for key in _OPTIONAL if key in record}}
+    log.check_object(record, where, fields, message)
+    for field, kind in fields.items():
+        value = record[field]
+        if not _fits(field, kind, value):
+            template = _EXPECTED.get(field, _NOT_A_STRING)
+            kind_name = type(value).__name__
+            raise ValueError(tr(template, where=where, field=field, kind=kind_name, value=value))
+    if "phase" in record and record["phase"] not in PHASES:
+        raise ValueError(
+            tr(
+                "{where}: phase {phase!r} is not one of {phases}.",
+                where=where,
+                phase=record["phase"],
+                phases=", ".join(PHASES),
+            )
         )
-    return tr(
-        "{where}: field {field!r} is {kind} {value!r}, not a string.",
-        where=where,
-        field=field,
-        kind=kind,
-        value=value,
-    )
 
 
-def _check_fields(record: Any, where: str) -> None:
-    """Raise unless ``record`` is an object with exactly the event's fields, of their types."""
-    log.check_object(
+def _check_time(record: dict[str, Any], context: str) -> None:
+    if log.parse_time(record["time"]) is None:
+        raise ValueError(
+            tr(
+                "{context}: time {time!r} is not ISO 8601 with a time zone.",
+                context=context,
+                time=record["time"],
+            )
+        )
+
+
+def _event(record: dict[str, Any], where: str) -> Event:
+    """The event ``record`` (at ``where``, a file and line) holds; a ValueError if none."""
+    _check_fields(
         record,
         where,
         _FIELDS,
         N_("{where}: not a judgment (missing fields {missing}, unknown fields {extra})."),
     )
-    for field, kind in _FIELDS.items():
-        if isinstance(record[field], bool) or not isinstance(record[field], kind):
-            raise ValueError(_wrong_type(where, field, record[field]))
-
-
-def _event(record: Any, where: str) -> Event:
-    """The event ``record`` (at ``where``, a file and line) holds; a ValueError if none."""
-    _check_fields(record, where)
     context = tr(
         "{where} (query {query!r}, document {doc!r})",
         where=where,
@@ -141,23 +312,39 @@ def _event(record: Any, where: str) -> Event:
         raise ValueError(
             tr("{context}: grade {grade} is negative.", context=context, grade=record["grade"])
         )
-    if log.parse_time(record["time"]) is None:
-        raise ValueError(
-            tr(
-                "{context}: time {time!r} is not ISO 8601 with a time zone.",
-                context=context,
-                time=record["time"],
-            )
-        )
+    _check_time(record, context)
     return Event(**record)
 
 
+def _reveal(record: dict[str, Any], where: str) -> Reveal:
+    """The reveal ``record`` holds; a ValueError if none."""
+    _check_fields(
+        record,
+        where,
+        _REVEAL_FIELDS,
+        N_("{where}: not a reveal (missing fields {missing}, unknown fields {extra})."),
+    )
+    _check_time(record, tr("{where} (query {query!r})", where=where, query=record["query"]))
+    return Reveal(**{key: value for key, value in record.items() if key != "revealed"})
+
+
+def _record(record: Any, where: str) -> Event | Reveal:
+    """The judgment or reveal a line holds: a line with ``revealed`` and no ``doc`` is a
+    reveal, any other a judgment."""
+    if isinstance(record, dict) and "revealed" in record and "doc" not in record:
+        return _reveal(record, where)
+    return _event(record, where)
+
+
 #: What a judgments file holds, for :mod:`mapteach.log`.
-JUDGMENTS = log.Schema(N_("judgments"), _event, N_("Judge it again."))
+JUDGMENTS = log.Schema(N_("judgments"), _record, N_("Judge it again."))
 
 
-def append_event(path: str | os.PathLike, event: Event) -> None:
-    """Append ``event`` as one JSON line and flush it to disk (``os.fsync``).
+# --- writing and reading -----------------------------------------------------------------
+
+
+def append_event(path: str | os.PathLike, event: Event | Reveal) -> None:
+    """Append ``event`` (a judgment or a reveal) as one JSON line, flushed to disk.
 
     The file and its folder are created if needed. If the file's last line was cut
     short, it is first ended and a repair note naming it is appended (see the module
@@ -167,18 +354,27 @@ def append_event(path: str | os.PathLike, event: Event) -> None:
     ------
     ValueError
         If the event would not read back (a field of the wrong type, a negative
-        grade, a time without a time zone), before anything is written.
+        grade, a time without a time zone, an unknown phase), before anything is written.
     """
-    log.append(Path(path), asdict(event), JUDGMENTS)
+    log.append(Path(path), record_of(event), JUDGMENTS)
+
+
+def read_records(path: str | os.PathLike) -> list[tuple[int, Event | Reveal]]:
+    """Every judgment and reveal in the file with its line number; a missing file has none.
+
+    Errors and warnings as :func:`read_events`.
+    """
+    return log.read(Path(path), JUDGMENTS, missing_ok=True)
 
 
 def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
-    """Every event in the file with its line number; a missing file has none.
+    """Every judgment in the file with its line number (reveals left out); a missing file
+    has none.
 
     Raises
     ------
     ValueError
-        For a line that is not an event (naming the file and the line).
+        For a line that is not a judgment or a reveal (naming the file and the line).
 
     Warns
     -----
@@ -208,7 +404,57 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
     ...     print(str(error).replace(str(path), "bob.jsonl"))
     bob.jsonl, line 2: not JSON (Unterminated string starting at: line 1 column 37).
     """
-    return log.read(Path(path), JUDGMENTS, missing_ok=True)
+    return [(line, entry) for line, entry in read_records(path) if isinstance(entry, Event)]
+
+
+def _parsed(line: bytes, path: str | os.PathLike) -> Event | Reveal | None:
+    """The record a whole line holds, or None if it holds none."""
+    try:
+        return _record(json.loads(line.decode("utf-8")), os.fsdecode(path))
+    except ValueError:  # UnicodeDecodeError and JSON errors included
+        return None
+
+
+def last_record(path: str | os.PathLike) -> Event | Reveal | None:
+    """The file's last judgment or reveal (None if it has none), read cheaply.
+
+    Only the file's end is read, as :func:`read_records` would read it: a last line
+    cut short is ignored (and warned about only by a full read). Unless the last
+    line is longer than 64 KiB or is not a record: then the whole file is read,
+    with :func:`read_records`' errors and warnings.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "alice.jsonl"
+    >>> last_record(path) is None
+    True
+    >>> append_event(path, Event.now("alice", "q1", "d1", 3, "", "v1", seq=1))
+    >>> append_event(path, Reveal.now("alice", "q1", "v1", seq=2))
+    >>> with open(path, "a", encoding="utf-8") as file:  # a crash in mid-write
+    ...     _ = file.write('{"annotator": "alice", "query": "q1", "do')
+    >>> last_record(path).seq
+    2
+    """
+    try:
+        with open(path, "rb") as file:
+            start = max(0, file.seek(0, os.SEEK_END) - _TAIL_BYTES)
+            file.seek(start)
+            tail = file.read()
+    except FileNotFoundError:
+        return None
+    pieces = tail.split(b"\n")[1 if start else 0 :]  # the first may be part of a line
+    unended = pieces.pop() if pieces else b""  # what follows the last newline
+    if unended.strip():  # read if whole, else ignored as cut short
+        found = _parsed(unended, path)
+        if found is not None:
+            return found
+    lines = [piece for piece in pieces if piece.strip()]
+    found = _parsed(lines[-1], path) if lines else None
+    if found is not None or (not lines and not start):
+        return found
+    records = read_records(path)
+    return records[-1][1] if records else None
 
 
 def replay(events: list[tuple[int, Event]]) -> dict[str, dict[str, Event]]:
@@ -226,49 +472,65 @@ def replay(events: list[tuple[int, Event]]) -> dict[str, dict[str, Event]]:
     return {query: docs for query, docs in state.items() if docs}
 
 
-def load_judgments(path: str | os.PathLike) -> dict[str, dict[str, int]]:
+def load_judgments(
+    path: str | os.PathLike, *, phase: str | None = None
+) -> dict[str, dict[str, int]]:
     """The judgments in a file, ``{query: {doc: grade}}``: the last line per document wins.
 
     A clear removes the document. Errors and warnings as :func:`read_events`.
+
+    Parameters
+    ----------
+    path : path
+        The judgments file.
+    phase : {None, "blind"}
+        None: every judgment. ``"blind"``: only those made before the query's reference
+        was revealed (and lines without a phase), so what the annotator did after seeing
+        the answer does not count.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "alice.jsonl"
+    >>> append_event(path, Event.now("alice", "q1", "d1", 1, "R-PART", "v1"))
+    >>> append_event(path, Reveal.now("alice", "q1", "v1"))
+    >>> append_event(path, Event.now("alice", "q1", "d1", 3, "", "v1", phase="after_reveal"))
+    >>> load_judgments(path), load_judgments(path, phase="blind")
+    ({'q1': {'d1': 3}}, {'q1': {'d1': 1}})
     """
+    if phase not in (None, "blind"):
+        raise ValueError(tr("phase must be None or 'blind'; got {phase!r}.", phase=phase))
+    events = read_events(path)
+    if phase == "blind":
+        events = [(line, event) for line, event in events if event.phase in (None, "blind")]
     return {
         query: {doc: event.grade for doc, event in docs.items() if event.grade is not None}
-        for query, docs in replay(read_events(path)).items()
+        for query, docs in replay(events).items()
     }
+
+
+#: What is wrong with a query id, or a document id, that a TREC file cannot keep.
+_BAD_ID = {
+    (True, "kind"): N_("query {query!r}, document {doc!r}: the query id is {kind}, not str."),
+    (False, "kind"): N_("query {query!r}, document {doc!r}: the document id is {kind}, not str."),
+    (True, "space"): N_(
+        "query {query!r}, document {doc!r}: the query id is empty or holds white "
+        "space, which a TREC file cannot keep."
+    ),
+    (False, "space"): N_(
+        "query {query!r}, document {doc!r}: the document id is empty or holds white "
+        "space, which a TREC file cannot keep."
+    ),
+}
 
 
 def _check_id(query: Any, doc: Any, value: Any, *, is_query: bool) -> None:
     """Raise if ``value``, the query id (or the document id), cannot go in a TREC file."""
-    fields = {"query": query, "doc": doc}
+    fields = {"query": query, "doc": doc, "kind": type(value).__name__}
     if not isinstance(value, str):
-        kind = type(value).__name__
-        if is_query:
-            message = tr(
-                "query {query!r}, document {doc!r}: the query id is {kind}, not str.",
-                kind=kind,
-                **fields,
-            )
-        else:
-            message = tr(
-                "query {query!r}, document {doc!r}: the document id is {kind}, not str.",
-                kind=kind,
-                **fields,
-            )
-        raise TypeError(message)
+        raise TypeError(tr(_BAD_ID[is_query, "kind"], **fields))
     if not value or re.search(r"\s", value):
-        if is_query:
-            message = tr(
-                "query {query!r}, document {doc!r}: the query id is empty or holds white "
-                "space, which a TREC file cannot keep.",
-                **fields,
-            )
-        else:
-            message = tr(
-                "query {query!r}, document {doc!r}: the document id is empty or holds white "
-                "space, which a TREC file cannot keep.",
-                **fields,
-            )
-        raise ValueError(message)
+        raise ValueError(tr(_BAD_ID[is_query, "space"], **fields))
 
 
 def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike) -> Path:

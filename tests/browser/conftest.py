@@ -6,22 +6,12 @@ Without Chromium the browser tests skip and say how to enable them, except where
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.browser import harness
-
-
-def _require_browser() -> None:
-    missing = harness.missing_browser()
-    if missing:
-        message = f"browser tests need {missing}"
-        if os.environ.get("MAPTEACH_STRICT"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 @pytest.fixture(scope="session")
@@ -31,20 +21,20 @@ def workdir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def lab_url(workdir: Path) -> Iterator[str]:
-    _require_browser()
+    harness.require_browser()
     with harness.jupyterlab(workdir) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 def voila_url(workdir: Path) -> Iterator[str]:
-    _require_browser()
+    harness.require_browser()
     with harness.voila(workdir, "notebooks/06_playground.ipynb") as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 def browser():
-    _require_browser()
+    harness.require_browser()
     with harness.chromium() as chromium:
         yield chromium

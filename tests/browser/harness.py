@@ -17,6 +17,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,6 +33,7 @@ CHROMIUM_ARGS = [
 ]
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 TOKEN = "mapteach-browser-tests"
+VIEWPORT = {"width": 1400, "height": 1000}
 
 #: Records when the page paints into a canvas (ipympl draws each update with drawImage).
 COUNT_CANVAS_PAINTS = """
@@ -42,6 +44,13 @@ CanvasRenderingContext2D.prototype.drawImage = function (...args) {
   return original.apply(this, args);
 };
 """
+
+
+#: True once the current notebook's kernel is idle.
+KERNEL_IDLE = """() => {
+  const kernel = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
+  return kernel?.status === 'idle';
+}"""
 
 
 def missing_browser() -> str | None:
@@ -83,6 +92,7 @@ def _env(workdir: Path) -> dict[str, str]:
         "JUPYTERLAB_WORKSPACES_DIR": str(config / "workspaces"),
         "JUPYTER_RUNTIME_DIR": str(config / "runtime"),
         "MAPTEACH_PROGRESS": str(workdir / "progress.jsonl"),
+        "MAPTEACH_JUDGMENTS": str(workdir / "judgments"),
     }
 
 
@@ -112,8 +122,20 @@ def _listens(port: int) -> bool:
         return False
 
 
+def _stop(process: subprocess.Popen) -> None:
+    """Stop a server as Ctrl-C would (SIGTERM: it shuts its kernels down), then wait."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @contextmanager
-def _serving(command: list[str], workdir: Path, ready, what: str) -> Iterator[None]:
+def _serving(command: list[str], workdir: Path, ready, what: str) -> Iterator[subprocess.Popen]:
     process = subprocess.Popen(
         command,
         cwd=workdir,
@@ -123,18 +145,33 @@ def _serving(command: list[str], workdir: Path, ready, what: str) -> Iterator[No
     )
     try:
         _wait_until(ready, process, what)
-        yield
+        yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        _stop(process)
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab: its URL, and a way to stop it before the test ends."""
+
+    url: str
+    process: subprocess.Popen
+
+    def stop(self) -> None:
+        """Stop the server (and its kernels) now; the page loses its connection."""
+        _stop(self.process)
 
 
 @contextmanager
 def jupyterlab(workdir: Path) -> Iterator[str]:
     """JupyterLab serving ``workdir`` with ``window.jupyterapp`` exposed; yields its URL."""
+    with running_jupyterlab(workdir) as lab:
+        yield lab.url
+
+
+@contextmanager
+def running_jupyterlab(workdir: Path) -> Iterator[Lab]:
+    """JupyterLab serving ``workdir``, as :func:`jupyterlab`; yields a :class:`Lab`."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     command = [
@@ -152,8 +189,8 @@ def jupyterlab(workdir: Path) -> Iterator[str]:
     ]
     with _serving(
         command, workdir, lambda: _answers(f"{base}/api/status?token={TOKEN}"), "JupyterLab"
-    ):
-        yield base
+    ) as process:
+        yield Lab(base, process)
 
 
 @contextmanager
@@ -189,22 +226,72 @@ def chromium() -> Iterator:
             browser.close()
 
 
-def open_notebook(browser, lab_url: str, name: str):
-    """Open a notebook in JupyterLab, clear its stored outputs and run all cells."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+def require_browser() -> None:
+    """Skip the test when the browser is missing (fail where ``MAPTEACH_STRICT`` is set)."""
+    import pytest
+
+    missing = missing_browser()
+    if missing:
+        message = f"browser tests need {missing}"
+        if os.environ.get("MAPTEACH_STRICT"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def open_notebook(browser, lab_url: str, name: str, workspace: str | None = None):
+    """Open a notebook in JupyterLab, clear its stored outputs and run all cells.
+
+    ``browser`` is a browser or a browser context (whose pages share local storage);
+    ``workspace`` names a Lab workspace of its own, for a second tab beside a first.
+    """
+    is_context = not hasattr(browser, "new_context")  # a context's pages take its viewport
+    page = browser.new_page() if is_context else browser.new_page(viewport=VIEWPORT)
     page.add_init_script(COUNT_CANVAS_PAINTS)
-    page.goto(f"{lab_url}/lab/tree/notebooks/{name}?token={TOKEN}&reset")
-    page.wait_for_function(
-        """() => {
-          const widget = window.jupyterapp?.shell?.currentWidget;
-          return widget?.sessionContext?.session?.kernel?.status === 'idle';
-        }""",
-        timeout=60_000,
-    )
+    where = f"workspaces/{workspace}/" if workspace else ""
+    page.goto(f"{lab_url}/lab/{where}tree/notebooks/{name}?token={TOKEN}&reset")
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    run_all(page)
+    return page
+
+
+def run_all(page) -> None:
+    """Clear the current notebook's outputs and run all its cells."""
     page.evaluate(
         """async () => {
           await window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs');
           await window.jupyterapp.commands.execute('notebook:run-all-cells');
         }"""
     )
-    return page
+
+
+def restart_and_run_all(page) -> None:
+    """Restart the current notebook's kernel (accepting Lab's dialog) and run all cells."""
+    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:restart'); }")
+    accept = page.locator(".jp-Dialog .jp-mod-accept")
+    accept.wait_for(timeout=15_000)
+    accept.click()
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    run_all(page)
+
+
+def kill_kernel(page) -> None:
+    """Make the current notebook's kernel die as a crash does (``os._exit``), wait for the
+    server to restart it, and dismiss Lab's dialog about it."""
+    page.evaluate(
+        """() => {
+          const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+          window.__killedKernel = kernel.id;
+          kernel.requestExecute({ code: 'import os; os._exit(1)' });
+        }"""
+    )
+    page.wait_for_function(
+        """() => {
+          const kernel = window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel;
+          return kernel && kernel.status !== 'idle' && kernel.status !== 'busy';
+        }""",
+        timeout=30_000,
+    )
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    dialog = page.locator(".jp-Dialog .jp-mod-accept")
+    if dialog.count():
+        dialog.first.click()

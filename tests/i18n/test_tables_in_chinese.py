@@ -194,10 +194,11 @@ def test_judging_readings_and_reports_speak_chinese():
         recheck = display_table(report.recheck)
     assert all(_chinese(reading) for reading in readings)
     assert (
-        set(row) >= {"weighted_kappa", "tendency"}
+        set(row) >= {"kappa", "kappa_quadratic", "tendency"}
         and row["reading"] == "dubious: a weak basis for an evaluation"
     )
-    assert _chinese(shown["解读（IIR）"]) and _chinese(shown["倾向"])
+    assert _chinese(shown["kappa 的解读（IIR）"]) and _chinese(shown["倾向"])
+    assert shown["加权 kappa（二次权重）"] == round(report.kappa_quadratic, 4)
     assert report.recheck.columns[-1] == "ap_change" and _chinese(recheck.columns[-1])
     assert calibration_report(mine, gold).tendency == "too high"
 

@@ -1,132 +1,36 @@
-"""Judgments saved as they are made: replay after a restart, no mixing, no silent loss."""
+"""The judgments store: a stable file per annotator, phases, sequence numbers, no silent loss."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-import tempfile
-import threading
+import warnings
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from mapteach import read_qrels
+from mapteach.judging import judgments_file as public_judgments_file
 from mapteach.judging.guideline import load_judging_set
 from mapteach.judging.judging_board import JudgingBoard
 from mapteach.judging.judgments import (
     Event,
+    Reveal,
     TruncatedLineWarning,
     append_event,
+    judgments_file,
+    judgments_folder,
+    last_record,
     load_judgments,
     read_events,
+    read_records,
+    record_of,
     to_qrels,
 )
 
+TIME = "2026-11-30T14:00:00Z"
 SET = load_judging_set()
-DOCS = [[r.doc for r in q.results] for q in SET.queries]
-
-OPERATION = st.one_of(
-    st.tuples(
-        st.just("grade"),
-        st.integers(0, 9),
-        st.integers(0, 3),
-        st.sampled_from(["", "R-PART", "R-DUP: a copy", "因为"]),
-    ),
-    st.tuples(st.just("clear"), st.integers(0, 9)),
-    st.tuples(st.just("reason"), st.integers(0, 9), st.sampled_from(["", "R-OLD", "new"])),
-    st.tuples(st.just("move"), st.integers(0, len(SET.queries) - 1)),
-)
-
-
-def _apply(board: JudgingBoard, operation: tuple) -> None:
-    kind, *args = operation
-    if kind == "move":
-        board.widget.position = args[0]
-        return
-    doc = DOCS[board.widget.position][args[0]]
-    if kind == "grade":
-        board.set_grade(doc, args[1], reason=args[2])
-    elif kind == "clear":
-        board.clear_grade(doc)
-    elif board.widget.grades[args[0]] >= 0:  # a reason typed into a graded result
-        reasons = list(board.widget.reasons)
-        reasons[args[0]] = args[1]
-        board.widget.set_state({"reasons": reasons})
-
-
-def _state(board: JudgingBoard) -> dict[int, tuple[list[int], list[str]]]:
-    """Grades and reasons of every query, read through the widget as the browser sees them."""
-    state = {}
-    for position in range(len(SET.queries)):
-        board.widget.position = position
-        state[position] = (list(board.widget.grades), list(board.widget.reasons))
-    return state
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(OPERATION, max_size=30))
-def test_a_restart_replays_to_the_same_state_and_the_file_only_grows(operations):
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "judgments" / "alice.jsonl"
-        board = JudgingBoard(annotator="alice", save_to=path)
-        before = b""
-        for operation in operations:
-            _apply(board, operation)
-            now = path.read_bytes() if path.exists() else b""
-            assert now.startswith(before)  # appended to, never truncated or rewritten
-            before = now
-        restarted = JudgingBoard(annotator="alice", save_to=path)
-        assert restarted.judgments == board.judgments == load_judgments(path)
-        if board.judgments:  # resumes at the query judged last
-            assert restarted.query == json.loads(before.splitlines()[-1])["query"]
-        assert _state(restarted) == _state(board)
-
-
-def test_every_change_is_one_line_with_the_fields(tmp_path):
-    path = tmp_path / "alice.jsonl"
-    board = JudgingBoard(save_to=path)
-    board.set_grade("r3", 1, reason="R-OLD: repealed")
-    board.clear_grade("r3")
-    board.widget.set_state({"grades": [3, *[-1] * 9]})  # as a click in the browser
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    assert [(x["doc"], x["grade"], x["reason"]) for x in lines] == [
-        ("r3", 1, "R-OLD: repealed"),
-        ("r3", None, ""),
-        ("r1", 3, ""),
-    ]
-    assert {x["annotator"] for x in lines} == {"alice"}
-    assert {x["guideline"] for x in lines} == {"2026.1"}
-    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", x["time"]) for x in lines)
-
-
-def test_two_boards_in_threads_do_not_mix(tmp_path):
-    boards = {
-        name: JudgingBoard(annotator=name, save_to=tmp_path / f"{name}.jsonl")
-        for name in ("alice", "bob")
-    }
-    grades = {"alice": [3, 0, 1, 3, 0, 2, 1, 0, 3, 1], "bob": [2, 1, 0, 2, 1, 3, 0, 1, 2, 0]}
-
-    def judge(name: str) -> None:
-        for _ in range(5):
-            for doc, grade in zip(DOCS[0], grades[name], strict=True):
-                board = boards[name]
-                board.set_grade(doc, grade, reason=f"{name} says so")
-
-    threads = [threading.Thread(target=judge, args=(name,)) for name in boards]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    for name, board in boards.items():
-        events = read_events(tmp_path / f"{name}.jsonl")
-        assert {event.annotator for _, event in events} == {name}
-        assert {event.reason for _, event in events} == {f"{name} says so"}
-        assert load_judgments(tmp_path / f"{name}.jsonl") == board.judgments
-        assert board.judgments == {
-            SET.queries[0].query: dict(zip(DOCS[0], grades[name], strict=True))
-        }
 
 
 def _judge_two(path: Path) -> JudgingBoard:
@@ -196,24 +100,6 @@ def test_a_complete_bad_last_line_is_an_error_not_a_warning(tmp_path):
         load_judgments(path)
 
 
-@pytest.mark.parametrize(
-    ("event", "message"),
-    [
-        (("bob", "劳动仲裁赔偿标准", "r1", 3, "2026.1"), r"judged by 'bob', not 'alice'"),
-        (("alice", "劳动仲裁赔偿标准", "r1", 3, "2025.9"), r"under guideline '2025.9'"),
-        (("alice", "劳动仲裁赔偿标准", "x7", 3, "2026.1"), r"document 'x7'\): the query has no"),
-        (("alice", "其他", "r1", 3, "2026.1"), r"query '其他'.*no query '其他'"),
-        (("alice", "劳动仲裁赔偿标准", "r1", 7, "2026.1"), r"grade 7 is not on the scale 0-3"),
-    ],
-)
-def test_a_board_refuses_a_file_it_cannot_resume(tmp_path, event, message):
-    path = tmp_path / "alice.jsonl"
-    annotator, query, doc, grade, version = event
-    append_event(path, Event.now(annotator, query, doc, grade, "", version))
-    with pytest.raises(ValueError, match=message):
-        JudgingBoard(save_to=path)
-
-
 def test_to_qrels_round_trips_through_read_qrels(tmp_path):
     board = JudgingBoard(save_to=tmp_path / "alice.jsonl")
     for result in SET.queries[0].results:
@@ -272,3 +158,236 @@ def test_to_qrels_refuses_ids_trec_eval_would_lose(tmp_path):
         to_qrels({"#q": {"d": 1}}, tmp_path / "x.qrels")
     with pytest.raises(TypeError, match="query id is int"):
         to_qrels({7: {"d": 1}}, tmp_path / "x.qrels")
+
+
+# --- where the files are -------------------------------------------------------------------
+
+
+def test_the_folder_is_the_environments_else_under_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("MAPTEACH_JUDGMENTS", str(tmp_path / "team"))
+    assert judgments_folder() == tmp_path / "team"
+    monkeypatch.setenv("MAPTEACH_JUDGMENTS", "~/elsewhere")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert judgments_folder() == tmp_path / "home" / "elsewhere"
+    monkeypatch.delenv("MAPTEACH_JUDGMENTS")
+    assert judgments_folder() == tmp_path / "home" / ".mapteach" / "judgments"
+    assert judgments_file("ada").parent == tmp_path / "home" / ".mapteach" / "judgments"
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [
+        ("alice", "alice"),
+        ("Mei Lin", "meilin"),
+        ("a/b", "ab"),
+        ("李雷", ""),
+        ("José-Luis 2", "jos-luis2"),
+    ],
+)
+def test_a_file_name_is_a_slug_and_a_hash_of_the_name(tmp_path, name, slug):
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+    path = judgments_file(name, tmp_path)
+    assert path == tmp_path / f"{slug}-{digest}.jsonl"
+    assert re.fullmatch(r"[a-z0-9-]*-[0-9a-f]{8}\.jsonl", path.name)
+    assert public_judgments_file(name, tmp_path) == path
+    append_event(path, Event.now(name, "q", "d", 1, "", "v1"))  # a file like any other
+    assert [event.annotator for _, event in read_events(path)] == [name]
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # "/" made no folder
+
+
+def test_names_that_share_a_slug_get_files_of_their_own(tmp_path):
+    names = ["Mei Lin", "meilin", "MEI LIN", "李雷", "王芳", "a/b", "ab"]
+    assert len({judgments_file(name, tmp_path) for name in names}) == len(names)
+
+
+@pytest.mark.parametrize("name", ["", "   ", None, 7])
+def test_a_file_needs_a_name(name):
+    with pytest.raises(ValueError, match="annotator must be a non-empty name"):
+        judgments_file(name)
+
+
+# --- phases, reveals and sequence numbers ----------------------------------------------------
+
+
+def _old_line(doc: str, grade: int) -> str:
+    """A line written before phases and sequence numbers existed."""
+    fields = ("alice", "q", doc, grade, "", TIME, "v1")
+    return json.dumps(
+        dict(
+            zip(
+                ["annotator", "query", "doc", "grade", "reason", "time", "guideline"],
+                fields,
+                strict=True,
+            )
+        )
+    )
+
+
+def test_lines_without_a_phase_read_as_before_and_count_as_blind(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    path.write_text(_old_line("d1", 1) + "\n" + _old_line("d2", 3) + "\n", encoding="utf-8")
+    events = read_events(path)
+    assert [(e.doc, e.phase, e.seq) for _, e in events] == [("d1", None, None), ("d2", None, None)]
+    assert load_judgments(path) == load_judgments(path, phase="blind") == {"q": {"d1": 1, "d2": 3}}
+
+
+def test_blind_judgments_are_the_state_before_each_reveal(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    path.write_text(_old_line("d1", 1) + "\n", encoding="utf-8")
+    lines = [
+        Event("alice", "q", "d2", 2, "R-PART", TIME, "v1", "blind", 1),
+        Reveal("alice", "q", TIME, "v1", 2),
+        Event("alice", "q", "d1", 3, "", TIME, "v1", "after_reveal", 3),  # changed after
+        Event("alice", "q", "d3", 0, "", TIME, "v1", "after_reveal", 4),  # judged after
+        Event("alice", "q", "d2", None, "", TIME, "v1", "after_reveal", 5),  # cleared after
+        Event("alice", "q2", "d1", 2, "x", TIME, "v1", "blind", 6),
+    ]
+    for line in lines:
+        append_event(path, line)
+    expected_blind: dict[str, dict[str, int]] = {}
+    expected_all: dict[str, dict[str, int]] = {}
+    for event in [Event("alice", "q", "d1", 1, "", TIME, "v1"), *lines]:  # replayed by hand
+        if isinstance(event, Reveal):
+            continue
+        for state, counts in (
+            (expected_all, True),
+            (expected_blind, event.phase != "after_reveal"),
+        ):
+            if counts:
+                docs = state.setdefault(event.query, {})
+                if event.grade is None:
+                    docs.pop(event.doc)
+                else:
+                    docs[event.doc] = event.grade
+    assert (
+        load_judgments(path, phase="blind")
+        == expected_blind
+        == {"q": {"d1": 1, "d2": 2}, "q2": {"d1": 2}}
+    )
+    assert load_judgments(path) == expected_all == {"q": {"d1": 3, "d3": 0}, "q2": {"d1": 2}}
+    assert [record for _, record in read_records(path)][1:] == lines
+    assert [event for _, event in read_events(path)][1:] == [
+        e for e in lines if isinstance(e, Event)
+    ]
+    with pytest.raises(ValueError, match="phase must be None or 'blind'; got 'after_reveal'"):
+        load_judgments(path, phase="after_reveal")
+
+
+def test_a_record_leaves_out_what_it_does_not_know():
+    old = Event("alice", "q", "d", None, "", TIME, "v1")
+    assert set(record_of(old)) == {
+        "annotator",
+        "query",
+        "doc",
+        "grade",
+        "reason",
+        "time",
+        "guideline",
+    }
+    assert record_of(old)["grade"] is None  # a clear keeps its null grade
+    assert record_of(Reveal("alice", "q", TIME, "v1"))["revealed"] is True
+
+
+@pytest.mark.parametrize(
+    ("fields", "message", "writable"),
+    [
+        ({"phase": "later"}, r"line 1: phase 'later' is not one of blind, after_reveal", True),
+        ({"phase": None}, r"line 1: field 'phase' is NoneType None, not a string", False),
+        ({"seq": 0}, r"line 1: field 'seq' is int 0, not a positive integer", True),
+        ({"seq": "3"}, r"line 1: field 'seq' is str '3', not a positive integer", True),
+        ({"seq": True}, r"line 1: field 'seq' is bool True, not a positive integer", True),
+        ({"extra": 1}, r"line 1: .*unknown fields \['extra'\]", False),
+    ],
+)
+def test_a_bad_phase_or_sequence_number_is_an_error_naming_the_line(
+    tmp_path, fields, message, writable
+):
+    path = tmp_path / "alice.jsonl"
+    record = {**json.loads(_old_line("d1", 1)), **fields}
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        read_events(path)
+    if writable:  # the same event is refused before it is written
+        with pytest.raises(ValueError, match=message.replace("line 1", "the record to append")):
+            append_event(tmp_path / "new.jsonl", Event(**record))
+        assert not (tmp_path / "new.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"revealed": False}, r"field 'revealed' is bool False, not true"),
+        (
+            {"revealed": True, "grade": 1},
+            r"not a reveal \(missing fields \[\], unknown fields \['grade'\]",
+        ),
+        ({"revealed": True, "time": "later"}, r"\(query 'q'\): time 'later' is not ISO 8601"),
+    ],
+)
+def test_a_bad_reveal_is_an_error(tmp_path, record, message):
+    path = tmp_path / "alice.jsonl"
+    reveal = {"annotator": "alice", "query": "q", "time": TIME, "guideline": "v1", **record}
+    path.write_text(json.dumps(reveal) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        read_records(path)
+
+
+# --- the last line, read cheaply -------------------------------------------------------------
+
+
+def _numbered(path: Path, count: int, reason: str = "") -> list[Event]:
+    events = [
+        Event("alice", "q", f"d{i}", 1, reason, TIME, "v1", "blind", i) for i in range(1, count + 1)
+    ]
+    for event in events:
+        append_event(path, event)
+    return events
+
+
+def test_the_last_record_is_the_last_line_read(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    assert last_record(path) is None
+    path.touch()
+    assert last_record(path) is None
+    events = _numbered(path, 3)
+    assert last_record(path) == read_records(path)[-1][1] == events[-1]
+    with open(path, "a", encoding="utf-8") as file:
+        file.write("\n  \n")  # blank lines hold no record
+    assert last_record(path) == events[-1]
+
+
+def test_a_cut_last_line_is_passed_over_without_a_warning(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    events = _numbered(path, 2)
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(json.dumps(record_of(events[0]))[:-5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert last_record(path) == events[-1]
+    with pytest.warns(TruncatedLineWarning):
+        assert read_records(path)[-1][1] == events[-1]
+
+
+def test_a_whole_last_line_without_its_newline_is_the_last_record(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    events = _numbered(path, 2)
+    final = Event("alice", "q", "d9", 0, "", TIME, "v1", "blind", 3)
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(json.dumps(record_of(final)))
+    assert last_record(path) == final == read_records(path)[-1][1] != events[-1]
+
+
+def test_a_line_longer_than_the_tail_is_read_from_the_whole_file(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    events = _numbered(path, 3, reason="很长的理由" * 10_000)  # 150 kB a line
+    assert len(path.read_bytes().splitlines()[-1]) > 1 << 16
+    assert last_record(path) == events[-1]
+
+
+def test_a_foreign_last_line_is_an_error_naming_it(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    _numbered(path, 2)
+    with open(path, "a", encoding="utf-8") as file:
+        file.write("hello\n")
+    with pytest.raises(ValueError, match=r"alice\.jsonl, line 3: not JSON"):
+        last_record(path)

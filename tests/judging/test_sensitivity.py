@@ -9,10 +9,16 @@ from sklearn.metrics import cohen_kappa_score
 from mapteach import average_precision
 from mapteach.judging.annotator_agreement import agreement
 from mapteach.judging.calibration import LEGAL_RESULTS
-from mapteach.judging.guideline import load_judging_set
+from mapteach.judging.guideline import RELEVANCE_THRESHOLD, load_judging_set
 from mapteach.judging.judging_board import JudgingBoard
 from mapteach.judging.sensitivity import check_grades, flip_sensitivity, judged_only_ap
 from tests.analysis.display_checks import english_headers, same_values
+
+
+@pytest.fixture(autouse=True)
+def _a_judgments_folder_of_its_own(tmp_path, monkeypatch):
+    """Each test's boards save to a fresh folder, so no board resumes another test's file."""
+    monkeypatch.setenv("MAPTEACH_JUDGMENTS", str(tmp_path / "judgments"))
 
 
 def test_flip_sensitivity_by_hand_and_top_matters_most():
@@ -80,7 +86,7 @@ def test_bad_judgments_name_the_document():
 def test_judging_board():
     board = JudgingBoard()
     assert board.summary["ap"] == 0.0  # nothing judged relevant yet
-    reference = [int(grade >= 2) for _, _, grade in LEGAL_RESULTS]
+    reference = [int(grade >= RELEVANCE_THRESHOLD) for _, _, grade in LEGAL_RESULTS]
     assert board.summary["ref_ap"] == average_precision(reference)
     assert not board.widget.show_reference and board.widget.key == []
     for doc, _, grade in LEGAL_RESULTS:
