@@ -24,6 +24,7 @@ Reading, and never silently losing a line
 - the **last** line, when no newline ends it and it cannot be read, is a write cut
   short (a crash, a full disk): a :class:`TruncatedLineWarning` naming the file and
   the line, and the line is ignored;
+- :func:`last` reads only the file's end, passing over a cut last line unwarned;
 - the next append first ends such a line with a newline and a repair note,
   ``{"repairs_line": N, "time": ...}``, written with its record in the same
   ``os.write``. Reading skips the notes, and keeps warning about (and ignoring) the
@@ -85,6 +86,7 @@ __all__ = [
     "TruncatedLineWarning",
     "append",
     "check_object",
+    "last",
     "now",
     "parse_time",
     "read",
@@ -102,6 +104,9 @@ _ISO_TIME = re.compile(
     r"(?:[Zz]|([+-])(\d\d)(?::?(\d\d))?)",
     re.ASCII,
 )
+
+#: How much of a log's end :func:`last` reads: records are far shorter.
+_TAIL_BYTES = 1 << 16
 
 #: The byte Windows locks (``msvcrt`` locks are mandatory): far past any record.
 _WINDOWS_LOCK_BYTE = 1 << 40
@@ -479,6 +484,85 @@ def read(
     name = source_name(source)
     data = _read_locked(source, name, tr(schema.what), missing_ok)
     return _records(data, name, schema, skip_corrupt)
+
+
+def _tail(path: Path) -> tuple[bytes, bool] | None:
+    """The file's last bytes (under its lock) and whether they are all of it; None if none."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return None
+    chunks = []
+    try:
+        with _locked(fd, shared=True):
+            start = max(0, os.fstat(fd).st_size - _TAIL_BYTES)
+            os.lseek(fd, start, os.SEEK_SET)
+            while chunk := os.read(fd, _TAIL_BYTES):
+                chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks), start == 0
+
+
+def _whole(raw: bytes, name: str, schema: Schema[Record]) -> tuple[Record] | None:
+    """``(value,)`` of a line that holds a record, or None if it holds none."""
+    try:
+        return (schema.validate(json.loads(raw.decode("utf-8")), name),)
+    except ValueError:  # UnicodeDecodeError and JSON errors included
+        return None
+
+
+def last(path: str | os.PathLike[str], schema: Schema[Record]) -> Record | None:
+    """The value of a log's last record, reading only the file's end; None if it has none.
+
+    Read as :func:`read` reads it, under the same lock: blank lines are skipped, a last
+    line cut short is passed over (unwarned). If the end does not settle it (a last line
+    over 64 KiB, or not a record), the whole file is read, with :func:`read`'s errors.
+
+    Parameters
+    ----------
+    path : path
+        The log; a missing or empty file has no record.
+    schema : Schema
+        What the log holds.
+
+    Returns
+    -------
+    value or None
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> def text(record, where):
+    ...     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+    ...         raise ValueError(f"{where}: not a note")
+    ...     return record["text"]
+    >>> NOTES, path = Schema("notes", text, ""), pathlib.Path(tempfile.mkdtemp()) / "n.jsonl"
+    >>> last(path, NOTES) is None
+    True
+    >>> for word in ("first", "second"):
+    ...     append(path, {"text": word}, NOTES)
+    >>> with open(path, "ab") as file:  # blank lines, then a crash in mid-write
+    ...     _ = file.write(b'\\n  \\n{"text": "cu')
+    >>> last(path, NOTES)
+    'second'
+    """
+    name = os.fsdecode(path)
+    tail = _tail(Path(path))
+    if tail is None:
+        return None
+    data, whole = tail
+    *ended, unended = data.split(b"\n")[0 if whole else 1 :] or [b""]  # 1: part of a line
+    lines = [line for line in ended if line.strip()]
+    unended_lines = [unended] if unended.strip() else []  # a record if whole, else cut short
+    for raw in [*unended_lines, *lines[-1:]]:
+        found = _whole(raw, name, schema)
+        if found is not None:
+            return found[0]
+    if whole and not lines:
+        return None
+    records = read(Path(path), schema, missing_ok=True)
+    return records[-1][1] if records else None
 
 
 def check_object(record: Any, where: str, fields: Collection[str], other_fields: str) -> None:

@@ -27,6 +27,7 @@ from mapteach import log
 from mapteach.classroom import progress_log
 from mapteach.i18n import language
 from mapteach.judging import judgments
+from tests.budget import examples
 
 # --- the two users of the log ------------------------------------------------------------
 
@@ -202,7 +203,7 @@ def _check_reads(user: User, path: Path, model: Model, skip_corrupt: bool) -> No
 
 
 @pytest.mark.parametrize("user", [PROGRESS, JUDGMENTS], ids=lambda user: user.name)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(operations=OPERATIONS, data=st.data())
 def test_appends_crashes_blank_lines_and_reopens_read_as_the_model_says(user, operations, data):
     with tempfile.TemporaryDirectory() as folder:
@@ -392,6 +393,77 @@ def test_a_missing_file_is_an_error_unless_missing_is_ok(tmp_path):
         pytest.raises(ValueError, match=f"^{folder}：这是一个文件夹，不是标注文件"),
     ):
         judgments.read_events(tmp_path)
+
+
+# --- the last record ---------------------------------------------------------------------
+
+LAST_OPERATIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), st.sampled_from([0, 1, 40, 70_000])),  # text length
+        st.tuples(st.just("crash"), st.integers(0, 2**16)),  # where the write stops; 0: whole
+        st.tuples(st.just("blank"), st.sampled_from([b"\n", b" \n\t\n", b"\r\n"])),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(operations=LAST_OPERATIONS)
+def test_last_is_the_last_record_the_model_says(operations):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.jsonl"
+        assert log.last(path, NOTES) is None
+        path.touch()
+        model = Model()
+        for number, (kind, argument) in enumerate(operations):
+            if kind == "append":
+                record = {"who": "a", "i": number, "text": "平" * argument}
+                log.append(path, record, NOTES)
+                model.append(record)
+            elif kind == "crash":
+                whole = _encoded({"who": "c", "i": number, "text": "均"})
+                stop = argument % (len(whole) - 1) + 1 if argument else len(whole) - 1
+                model.crash(whole[:stop], json.loads(whole) if stop == len(whole) - 1 else None)
+                with open(path, "ab") as file:
+                    file.write(whole[:stop])
+            elif not model.tail:  # blank lines, never ending a cut line
+                model.blank()
+                model.newlines += argument.count(b"\n") - 1
+                with open(path, "ab") as file:
+                    file.write(argument)
+            records, _ = model.expected()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", log.TruncatedLineWarning)  # a full read's
+                assert log.last(path, NOTES) == (records[-1][1] if records else None)
+
+
+def test_last_passes_over_a_cut_line_silently_and_reads_a_foreign_one_whole(tmp_path):
+    path = tmp_path / "log.jsonl"
+    first, second = ({"who": "a", "i": i, "text": "x"} for i in range(2))
+    for record in (first, second):
+        log.append(path, record, NOTES)
+    with open(path, "ab") as file:
+        file.write(b'\n  \n{"who": "b", "i"')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert log.last(path, NOTES) == second
+    with open(path, "ab") as file:
+        file.write(b': 2, "text": ""}')  # the line, whole without its newline, is a record
+    assert log.last(path, NOTES) == {"who": "b", "i": 2, "text": ""}
+    with open(path, "ab") as file:
+        file.write(b"\nhello\n")
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}, line 6: not JSON"):
+        log.last(path, NOTES)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the test holds the lock with flock")
+def test_last_waits_for_a_writer_and_shares_the_lock_with_readers(tmp_path):
+    import fcntl
+
+    path = tmp_path / "log.jsonl"
+    log.append(path, {"who": "a", "i": 0, "text": "x"}, NOTES)
+    assert not _finishes_while_locked(path, fcntl.LOCK_EX, lambda: log.last(path, NOTES))
+    assert _finishes_while_locked(path, fcntl.LOCK_SH, lambda: log.last(path, NOTES))
 
 
 # --- time --------------------------------------------------------------------------------

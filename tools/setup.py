@@ -37,6 +37,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -200,7 +201,13 @@ class Setup:
             names = [path.relative_to(ROOT).as_posix() for path in found]
         print(">> executing every notebook in place", flush=True)
         command = [self.python, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute"]
-        self.run([*command, "--inplace", *NBEXEC, *(self.path(name) for name in names)])
+        # the stored outputs must not depend on the judgments or progress in this machine's home
+        scratch = Path(tempfile.mkdtemp(prefix="mapteach-notebooks-"))
+        env = {
+            "MAPTEACH_JUDGMENTS": str(scratch / "judgments"),
+            "MAPTEACH_PROGRESS": str(scratch / "progress.jsonl"),
+        }
+        self.run([*command, "--inplace", *NBEXEC, *(self.path(name) for name in names)], env)
 
     def tool(self, script: str, args: Sequence[str], *, test: bool = False) -> None:
         self.install(test=test)

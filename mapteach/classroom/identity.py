@@ -81,5 +81,10 @@ def forget_learner() -> None:
     """Go back to no learner: checks are anonymous and exercises are as written.
 
     ``MAPTEACH_LEARNER``, if set, names the learner again.
+
+    >>> import os
+    >>> _ = learner("ada"); forget_learner()
+    >>> learner() == (os.environ.get("MAPTEACH_LEARNER", "").strip() or None)
+    True
     """
     _state["learner"] = None

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -388,9 +387,9 @@ def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
     """
     import pandas as pd
 
-    # every time was checked when it was read, so none is None
-    times = [log.parse_time(text) or datetime.min for text in checks["time"]]
-    stamps = pd.to_datetime(times, utc=True)
+    # every time was checked when it was read: each parses to an aware datetime
+    times = [log.parse_time(text) for text in checks["time"]]
+    stamps = pd.to_datetime([time for time in times if time is not None], utc=True)
     ordered = checks.assign(_stamp=stamps).sort_values("_stamp", kind="stable")
     rows: dict[tuple[str, ...], dict[str, Any]] = {}
     for record in ordered.to_dict("records"):

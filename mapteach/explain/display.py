@@ -47,11 +47,12 @@ from typing import Any, ClassVar, TypeVar
 
 import pandas as pd
 
-from mapteach.i18n import get_language, language, tr
+from mapteach.i18n import N_, get_language, language, tr
 
 __all__ = ["HEADERS", "ShownSeries", "ShownTable", "display_table", "shown_label"]
 
-#: Every header of every :class:`ShownTable` kind: key -> message (English).
+#: Every header of every :class:`ShownTable` kind, and of the tables that are no kind
+#: (``evaluate``'s, ``pool``'s, a notebook's own): key -> message (English).
 #: A key that two kinds show differently (``precision``: ``P@rank`` in a trace,
 #: ``precision`` in a PR table) is left out: only its own table knows its header.
 HEADERS: dict[str, str] = {}
@@ -61,16 +62,45 @@ _LABEL_COLUMNS: set[str] = set()
 _TEXT_COLUMNS: set[str] = set()
 
 
-def _register(kind: Any) -> None:
-    for key, message in kind.headers.items():
+#: The keys of the tables that are no kind (``evaluate``, ``summarize``, ``pool``, a
+#: notebook's own) and their headers, known whatever else is imported. Measure names
+#: (``AP``, ``P@10``) are names, not words: they are shown as they are.
+_COMMON_HEADERS: Mapping[str, str] = MappingProxyType(
+    {
+        "query_id": N_("query"),
+        "query": N_("query"),
+        "doc_id": N_("doc"),
+        "R": N_("R"),
+        "retrieved": N_("retrieved"),
+        "run": N_("run"),
+        "runs": N_("runs"),
+        "system": N_("system"),
+        "kappa": N_("Cohen's kappa"),
+        "count": N_("count"),  # the statistics of pandas' describe()
+        "mean": N_("mean"),
+        "std": N_("standard deviation"),
+        "min": N_("minimum"),
+        "max": N_("maximum"),
+    }
+)
+
+
+def _register_headers(headers: Mapping[str, str]) -> None:
+    for key, message in headers.items():
         if key in _AMBIGUOUS:
             continue
         if HEADERS.setdefault(key, message) != message:
             del HEADERS[key]
             _AMBIGUOUS.add(key)
+
+
+def _register(kind: Any) -> None:
+    _register_headers(kind.headers)
     _LABEL_COLUMNS.update(kind.label_columns)
     _TEXT_COLUMNS.update(kind.text_columns)
 
+
+_register_headers(_COMMON_HEADERS)
 
 Frame = TypeVar("Frame", pd.DataFrame, pd.Series)
 
@@ -183,6 +213,12 @@ def display_table(
     >>> shown = display_table(table, {"score": N_("score")}, lang="zh", digits=2)
     >>> shown.columns.tolist(), float(shown.iloc[0, 0])
     (['分数'], 0.33)
+    >>> per_query = pd.DataFrame(  # as evaluate returns it
+    ...     {"AP": [0.5], "R": [2], "retrieved": [10]}, index=pd.Index(["q1"], name="query_id")
+    ... )
+    >>> shown = display_table(per_query, lang="zh")
+    >>> shown.index.name, shown.columns.tolist()
+    ('查询', ['AP', '相关文档数 R', '检索到的文档数'])
     """
     kind: Any = table if isinstance(table, (ShownTable, ShownSeries)) else None
     if headers is None:

@@ -19,13 +19,18 @@ otherwise the agreed grade is. :func:`merged_qrels` writes those grades as one T
 qrels file, and refuses while any disagreement is undecided (naming each one):
 a grade is never guessed.
 
+Nothing goes into the qrels unchecked: every line of every judgments file must be
+made under the guideline's version and every grade, judged or decided, must be on
+its scale (the errors name the file, the line, the query and the document); a
+decision for an item no judgments file holds is refused too.
+
 Introduced for the lead of a calibration round (see :mod:`mapteach.judging.workflow`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +41,7 @@ import mapteach.log as log
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
 from mapteach.judging.guideline import Guideline, load_guideline
-from mapteach.judging.judgments import read_events, replay, to_qrels
+from mapteach.judging.judgments import Event, read_events, replay, to_qrels
 
 __all__ = [
     "ADJUDICATION_HEADERS",
@@ -126,9 +131,50 @@ def _decision(record: Any, where: str) -> Decision:
 DECISIONS = log.Schema(N_("decisions"), _decision, N_("Decide it again."))
 
 
-def _file_grades(path: Path) -> tuple[str, dict[Item, int]] | None:
-    """The annotator of a judgments file and their latest grade of each item (None: empty)."""
+def _located(path: Path, line: int, item: Item) -> str:
+    """Where a line is: its file and number, and the query and document it is about."""
+    where = tr("{name}, line {line}", name=os.fsdecode(path), line=line)
+    query, doc = item
+    return tr("{where} (query {query!r}, document {doc!r})", where=where, query=query, doc=doc)
+
+
+def _check_grade(grade: Any, scale: Sequence[int], where: str) -> None:
+    """Raise a ValueError beginning with ``where`` unless ``grade`` is a grade of ``scale``."""
+    if isinstance(grade, bool) or not isinstance(grade, int) or grade not in scale:
+        raise ValueError(
+            tr(
+                "{item}: grade {grade!r} is not on the guideline's scale ({scale}).",
+                item=where,
+                grade=grade,
+                scale=", ".join(map(str, scale)),
+            )
+        )
+
+
+def _check_event(path: Path, line: int, event: Event, guideline: Guideline) -> None:
+    """Raise a ValueError naming the line unless it is made under ``guideline``, on its scale."""
+    where = _located(path, line, (event.query, event.doc))
+    if event.guideline != guideline.version:
+        raise ValueError(
+            tr(
+                "{where}: judged under guideline {saved!r}, not {version!r}; judgments "
+                "made under different versions cannot be adjudicated together (pass "
+                "guideline= the guideline they were made under).",
+                where=where,
+                saved=event.guideline,
+                version=guideline.version,
+            )
+        )
+    if event.grade is not None:
+        _check_grade(event.grade, [grade.grade for grade in guideline.scale], where)
+
+
+def _file_grades(path: Path, guideline: Guideline) -> tuple[str, dict[Item, int], set[Item]] | None:
+    """The annotator of a judgments file, their latest grade of each item, and every item
+    the file has a line about (None: the file holds no judgment)."""
     events = read_events(path)
+    for line, event in events:
+        _check_event(path, line, event, guideline)
     names = sorted({event.annotator for _, event in events})
     if not names:
         return None
@@ -145,19 +191,24 @@ def _file_grades(path: Path) -> tuple[str, dict[Item, int]] | None:
     grades = {
         (query, doc): event.grade for query, docs in state.items() for doc, event in docs.items()
     }
-    return names[0], {item: grade for item, grade in grades.items() if grade is not None}
+    held = {(event.query, event.doc) for _, event in events}
+    return names[0], {item: grade for item, grade in grades.items() if grade is not None}, held
 
 
-def _read_files(files: Iterable[str | os.PathLike[str]]) -> dict[str, dict[Item, int]]:
-    """Each annotator's latest grades, annotators in the order of their files."""
+def _read_files(
+    files: Iterable[str | os.PathLike[str]], guideline: Guideline
+) -> tuple[dict[str, dict[Item, int]], set[Item]]:
+    """Each annotator's latest grades, annotators in the order of their files, and every
+    item some file has a line about."""
     graded: dict[str, dict[Item, int]] = {}
+    held: set[Item] = set()
     seen: dict[str, Path] = {}
     for file in files:
         path = Path(file)
-        found = _file_grades(path)
+        found = _file_grades(path, guideline)
         if found is None:
             continue
-        name, grades = found
+        name, grades, items = found
         if name in seen:
             raise ValueError(
                 tr(
@@ -170,7 +221,8 @@ def _read_files(files: Iterable[str | os.PathLike[str]]) -> dict[str, dict[Item,
             )
         seen[name] = path
         graded[name] = grades
-    return graded
+        held |= items
+    return graded, held
 
 
 def _by_item(graded: Mapping[str, Mapping[Item, int]]) -> dict[Item, dict[str, int]]:
@@ -185,14 +237,9 @@ def _by_item(graded: Mapping[str, Mapping[Item, int]]) -> dict[Item, dict[str, i
 def _decision_cells(decision: Decision | None) -> dict[str, Any]:
     """The decision columns of one row of :attr:`Adjudication.table`."""
     if decision is None:
-        return {"decided": False, "decision": None, "reason": None, "who": None, "time": None}
-    return {
-        "decided": True,
-        "decision": decision.grade,
-        "reason": decision.reason,
-        "who": decision.who,
-        "time": decision.time,
-    }
+        return {"decided": False, **dict.fromkeys(_DECISION_COLUMNS[1:])}
+    given = {field: getattr(decision, field) for field in ("reason", "who", "time")}
+    return {"decided": True, "decision": decision.grade, **given}
 
 
 def _described(item: Item) -> str:
@@ -214,6 +261,9 @@ class Adjudication:
     grades : dict
         ``{(query, doc): {annotator: grade}}``: each annotator's latest grade of
         every item someone graded.
+    held : frozenset of (str, str)
+        Every item some judgments file has a line about (graded, or graded and then
+        cleared): the only items a decision can be for.
     decisions_file : Path or None
         The decisions log (None: no decisions, and :meth:`decide` refuses).
     """
@@ -221,20 +271,28 @@ class Adjudication:
     def __init__(
         self,
         graded: Mapping[str, Mapping[Item, int]],
+        held: Iterable[Item],
         decisions: Path | None,
         guideline: Guideline,
     ) -> None:
         self.annotators = tuple(graded)
         self.grades = _by_item(graded)
+        self.held = frozenset(held)
         self.decisions_file = decisions
         self._scale = tuple(grade.grade for grade in guideline.scale)
 
     def decisions(self) -> dict[Item, Decision]:
-        """The latest decision of each item, as the decisions log holds them now."""
+        """The latest decision of each item, as the decisions log holds them now; a
+        ValueError for a line that is not a decision or whose grade is off the
+        guideline's scale (naming the file, the line, the query and the document)."""
         if self.decisions_file is None:
             return {}
-        records = log.read(self.decisions_file, DECISIONS, missing_ok=True)
-        return {(decision.query, decision.doc): decision for _, decision in records}
+        latest: dict[Item, Decision] = {}
+        for line, decision in log.read(self.decisions_file, DECISIONS, missing_ok=True):
+            item = (decision.query, decision.doc)
+            _check_grade(decision.grade, self._scale, _located(self.decisions_file, line, item))
+            latest[item] = decision
+        return latest
 
     def disagreements(self) -> list[Item]:
         """Every item its annotators graded differently, in the order first graded."""
@@ -294,15 +352,7 @@ class Adjudication:
                     grade=next(iter(grades.values())),
                 )
             )
-        if isinstance(grade, bool) or not isinstance(grade, int) or grade not in self._scale:
-            raise ValueError(
-                tr(
-                    "{item}: grade {grade!r} is not on the guideline's scale ({scale}).",
-                    item=_described(item),
-                    grade=grade,
-                    scale=", ".join(map(str, self._scale)),
-                )
-            )
+        _check_grade(grade, self._scale, _described(item))
         for field, value in (("reason", reason), ("who", who)):
             if not isinstance(value, str) or not value.strip():
                 raise ValueError(
@@ -354,7 +404,8 @@ class Adjudication:
         Raises
         ------
         ValueError
-            Naming every undecided disagreement (query and document).
+            Naming every undecided disagreement (query and document); or every decision
+            for an item no judgments file holds (written by hand, or a file left out).
         """
         undecided = self.undecided()
         if undecided:
@@ -367,6 +418,18 @@ class Adjudication:
                 )
             )
         decided = self.decisions()
+        unknown = [item for item in decided if item not in self.held]
+        if unknown:
+            raise ValueError(
+                tr(
+                    "{file}: {count} decision(s) for items no judgments file holds: {items}. "
+                    "A decision is only for an item an annotator judged; give every "
+                    "annotator's judgments file.",
+                    file=os.fsdecode(self.decisions_file or ""),
+                    count=len(unknown),
+                    items="; ".join(map(_described, unknown)),
+                )
+            )
         merged: dict[str, dict[str, int]] = {}
         for item in [*self.grades, *(item for item in decided if item not in self.grades)]:
             grade = (
@@ -405,7 +468,9 @@ def adjudicate(
         The decisions log: read if it exists, created by the first decision. None:
         no decisions (to list the disagreements only).
     guideline : Guideline, optional
-        Whose scale decisions are on (default: the package's guideline).
+        The guideline the judgments were made under: every line of every file must
+        name its version, and every grade (judged or decided) be on its scale
+        (default: the package's guideline).
 
     Returns
     -------
@@ -425,8 +490,9 @@ def adjudicate(
     ValueError
         For a file holding several annotators, an annotator with two files, an
         annotator named like a column of the table, the decisions log among the
-        files, or a line of a file that is not a judgment or a decision (naming
-        the file and the line).
+        files, a line of a file that is not a judgment or a decision (naming the
+        file and the line), or a judgment made under another guideline version or
+        a grade off its scale (naming the file, the line, the query and the document).
 
     Examples
     --------
@@ -451,8 +517,20 @@ def adjudicate(
     ...     print(error)
     query 'q1', document 'r2': not a disagreement (every annotator graded it 0); only
     disagreements are decided.
+
+    A file made under another version of the guideline is refused:
+
+    >>> append_event(folder / "dan.jsonl", Event.now("dan", "q1", "r1", 2, "", "1999.0"))
+    >>> try:
+    ...     adjudicate([*files, folder / "dan.jsonl"], decisions=None)
+    ... except ValueError as error:
+    ...     print(str(error).replace(str(folder), "FOLDER"))
+    FOLDER/dan.jsonl, line 1 (query 'q1', document 'r1'): judged under guideline '1999.0',
+    not '2026.1'; judgments made under different versions cannot be adjudicated together
+    (pass guideline= the guideline they were made under).
     """
     paths = _paths(files)
+    guideline = guideline or load_guideline()
     log_path = None if decisions is None else Path(decisions)
     for path in paths:
         if log_path is not None and os.path.abspath(path) == os.path.abspath(log_path):
@@ -462,7 +540,7 @@ def adjudicate(
                     file=os.fsdecode(path),
                 )
             )
-    graded = _read_files(paths)
+    graded, held = _read_files(paths, guideline)
     reserved = {"query", "doc", *_DECISION_COLUMNS}
     for name in graded:
         if name in reserved:
@@ -474,26 +552,35 @@ def adjudicate(
                     columns=", ".join(sorted(reserved)),
                 )
             )
-    return Adjudication(graded, log_path, guideline or load_guideline())
+    return Adjudication(graded, held, log_path, guideline)
 
 
 def merged_qrels(
     files: Iterable[str | os.PathLike[str]],
     decisions: str | os.PathLike[str] | None,
     path: str | os.PathLike[str],
+    *,
+    guideline: Guideline | None = None,
 ) -> Path:
     """Write the adjudicated judgments as one TREC qrels file; return its path.
 
     Each item's grade is the lead's latest decision, else the grade its annotators
     agree on (see :func:`adjudicate`); queries and documents in the order first
-    graded. ``decisions=None``: no decisions (every item must be agreed).
+    graded.
+
+    Parameters
+    ----------
+    files, decisions, guideline
+        As :func:`adjudicate` (``decisions=None``: every item must be agreed).
+    path : path
+        The qrels file to write.
 
     Raises
     ------
     ValueError
-        If a disagreement is not decided (the message names each query and
-        document; nothing is written), or as :func:`adjudicate` and
-        :func:`~mapteach.judging.judgments.to_qrels`.
+        If a disagreement is not decided, or a decision is for an item no file
+        holds (the message names each query and document; nothing is written), or
+        as :func:`adjudicate` and :func:`~mapteach.judging.judgments.to_qrels`.
 
     Examples
     --------
@@ -501,7 +588,7 @@ def merged_qrels(
     >>> from mapteach.judging import Event, append_event, merged_qrels
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> for name, grade in [("ada", 2), ("bo", 1)]:
-    ...     append_event(folder / f"{name}.jsonl", Event.now(name, "q1", "r1", grade, "", "v1"))
+    ...     append_event(folder / f"{name}.jsonl", Event.now(name, "q1", "r1", grade, "", "2026.1"))
     >>> files = [folder / "ada.jsonl", folder / "bo.jsonl"]
     >>> try:
     ...     merged_qrels(files, None, folder / "merged.qrels")
@@ -510,4 +597,4 @@ def merged_qrels(
     1 disagreement(s) not decided yet: query 'q1', document 'r1'. Decide each with
     decide(query, doc, grade, reason, who).
     """
-    return to_qrels(adjudicate(files, decisions).merged(), path)
+    return to_qrels(adjudicate(files, decisions, guideline=guideline).merged(), path)

@@ -70,11 +70,13 @@ class CalibrationReport:
     @property
     def tendency(self) -> str:
         """``"too high"``, ``"too low"`` or ``"balanced"`` (within a tenth of a grade), in
-        the current language."""
+        the current language; ``"no grades"`` when nothing was graded (the bias is NaN)."""
         return tr(self._tendency)
 
     @property
     def _tendency(self) -> str:
+        if math.isnan(self.bias):
+            return N_("no grades")
         if self.bias > 0.1:
             return N_("too high")
         return N_("too low") if self.bias < -0.1 else N_("balanced")

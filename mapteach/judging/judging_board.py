@@ -15,9 +15,11 @@ Nothing a judge does is lost:
   resumes where the last one stopped (``board.path`` says where it is);
 - each change carries its phase: ``blind`` until the query's reference is shown,
   ``after_reveal`` after (the reveal itself is a line of the file);
-- before each append the board reads the file's last line: if another writer
-  appended since (a line it did not write), the board says so, becomes read-only
-  and shows what the file holds, so the screen and the file never disagree unseen;
+- before each append, and each time the browser view asks (on focus, when the tab
+  is shown, every few seconds while it is visible), the board reads the file's last
+  line: if another writer appended since (a line it did not write), the board says
+  so, becomes read-only and shows what the file holds (and goes on following it), so
+  the screen and the file never disagree unseen;
 - the browser view marks each row saved only once the kernel has written it
   (:mod:`mapteach.judging.judging_widget`), keeps unsaved changes in the browser,
   says on the board when the kernel does not answer, and lets a later board on the
@@ -61,7 +63,7 @@ from mapteach.judging.judging_widget import (
     JudgingWidget,
     check_grade,
 )
-from mapteach.judging.judgments import judgments_file, read_events
+from mapteach.judging.judgments import judgments_file, judgments_folder, read_events
 from mapteach.judging.judgments_writer import JudgmentsWriter
 
 __all__ = ["BoardStateError", "GradeError", "JudgingBoard"]
@@ -168,13 +170,13 @@ class JudgingBoard:
         self.seed = annotator_seed(annotator) if seed is None else seed
         self.threshold = relevance_threshold
         with language(self.lang):
-            #: The queries ``folder``'s plan assigns the annotator (empty: no plan).
+            #: The queries the folder's plan assigns the annotator (None: no plan).
             self.assigned = self._assigned(folder)
             #: The queries the annotator judges here: their assignment, else the whole set.
             self.queries = (
-                [self.judging_set.find(query) for query in self.assigned]
-                if self.assigned
-                else list(self.judging_set.queries)
+                list(self.judging_set.queries)
+                if self.assigned is None
+                else [self.judging_set.find(query) for query in self.assigned]
             )
             #: The judgments file as this board reads and writes it.
             self.file = JudgmentsWriter(self.path, annotator, self.guideline, self.judging_set)
@@ -201,11 +203,25 @@ class JudgingBoard:
         """The judgments file (the same as :attr:`path`)."""
         return self.path
 
-    def _assigned(self, folder: str | os.PathLike | None) -> list[str]:
-        """The queries ``folder/assignments.json`` assigns the annotator ([]: no such file)."""
-        if folder is None or not (Path(folder) / ASSIGNMENTS_FILE).exists():
-            return []
-        return assigned_queries(folder, self.annotator)
+    def _assigned(self, folder: str | os.PathLike | None) -> list[str] | None:
+        """The queries the judging folder's ``assignments.json`` assigns the annotator.
+
+        The folder is ``folder``, else :func:`judgments_folder`; None when it holds no
+        plan. A plan that gives the annotator no query is an error that says so.
+        """
+        where = judgments_folder() if folder is None else Path(folder)
+        if not (where / ASSIGNMENTS_FILE).exists():
+            return None
+        queries = assigned_queries(where, self.annotator)
+        if not queries:
+            raise ValueError(
+                tr(
+                    "{plan} assigns {annotator!r} no query: ask the lead for an assignment.",
+                    plan=os.fspath(where / ASSIGNMENTS_FILE),
+                    annotator=self.annotator,
+                )
+            )
+        return queries
 
     def _start(self, query: str | None) -> int:
         """The position to start at: ``query``'s, else the query judged last, else 0."""
@@ -337,8 +353,10 @@ class JudgingBoard:
 
     def _message(self, widget: Any, content: Any, buffers: Any) -> None:
         """A message from the browser: ``{"kind": "replay", "entries": [...]}``, or
-        ``{"kind": "ping"}`` (is the kernel still there?), answered ``{"kind": "pong"}``."""
+        ``{"kind": "ping"}`` (is the kernel still there, has another board written the
+        file?), answered ``{"kind": "pong"}`` once the screen shows what the file holds."""
         if isinstance(content, dict) and content.get("kind") == "ping":
+            self._follow_file()
             self.widget.send({"kind": "pong"})
         if not isinstance(content, dict) or content.get("kind") != "replay":
             return
@@ -349,6 +367,15 @@ class JudgingBoard:
             notice = tr("Judgments replayed into the file: {n}.", n=written)
         self.widget.notice = "\n".join([notice, *refused])
         self._show_file()
+
+    def _follow_file(self) -> None:
+        """If another writer appended to the file, turn read-only and show what it holds."""
+        with language(self.lang):
+            others = self.file.check_for_others()
+        if others:
+            self._show_file()
+        else:
+            self.widget.save_error = self.file.error
 
     def restore(self, path: str | os.PathLike) -> int:
         """Append the judgments of ``path`` (the board's *download* of unsaved judgments)
@@ -498,7 +525,7 @@ class JudgingBoard:
         return calibration_report(
             self.path,
             gold,
-            assigned=self.assigned,
+            assigned=self.assigned or (),
             relevance_threshold=self.threshold,
             scale=self.widget.scale,
         )

@@ -60,19 +60,20 @@ Examples
 from __future__ import annotations
 
 import hashlib
-import json
 import numbers
 import os
-import re
 import string
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 import mapteach.log as log
 from mapteach.i18n import N_, tr
 from mapteach.log import TruncatedLineWarning
+from mapteach.runs.trec import write_trec
 
 __all__ = [
     "FOLDER_VARIABLE",
@@ -97,8 +98,6 @@ FOLDER_VARIABLE = "MAPTEACH_JUDGMENTS"
 DEFAULT_FOLDER = Path("~") / ".mapteach" / "judgments"
 #: A judgment's phase: made before the query's reference was revealed, or after.
 PHASES = ("blind", "after_reveal")
-#: How much of a file's end :func:`last_record` reads before it reads the whole file.
-_TAIL_BYTES = 1 << 16
 _SLUG_CHARACTERS = frozenset(string.ascii_lowercase + string.digits + "-")
 
 _FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -355,6 +354,16 @@ def append_event(path: str | os.PathLike, event: Event | Reveal) -> None:
     ValueError
         If the event would not read back (a field of the wrong type, a negative
         grade, a time without a time zone, an unknown phase), before anything is written.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "ada.jsonl"
+    >>> first = Event("ada", "q1", "d1", 2, "R-FULL", "2026-12-01T09:00:00Z", "2026.1", "blind", 1)
+    >>> append_event(path, first)
+    >>> append_event(path, Reveal("ada", "q1", "2026-12-01T09:01:00Z", "2026.1", 2))
+    >>> [type(record).__name__ for _, record in read_records(path)]
+    ['Event', 'Reveal']
     """
     log.append(Path(path), record_of(event), JUDGMENTS)
 
@@ -363,6 +372,10 @@ def read_records(path: str | os.PathLike) -> list[tuple[int, Event | Reveal]]:
     """Every judgment and reveal in the file with its line number; a missing file has none.
 
     Errors and warnings as :func:`read_events`.
+
+    >>> import pathlib, tempfile
+    >>> read_records(pathlib.Path(tempfile.mkdtemp()) / "nobody.jsonl")
+    []
     """
     return log.read(Path(path), JUDGMENTS, missing_ok=True)
 
@@ -407,21 +420,13 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, Event]]:
     return [(line, entry) for line, entry in read_records(path) if isinstance(entry, Event)]
 
 
-def _parsed(line: bytes, path: str | os.PathLike) -> Event | Reveal | None:
-    """The record a whole line holds, or None if it holds none."""
-    try:
-        return _record(json.loads(line.decode("utf-8")), os.fsdecode(path))
-    except ValueError:  # UnicodeDecodeError and JSON errors included
-        return None
-
-
 def last_record(path: str | os.PathLike) -> Event | Reveal | None:
     """The file's last judgment or reveal (None if it has none), read cheaply.
 
-    Only the file's end is read, as :func:`read_records` would read it: a last line
-    cut short is ignored (and warned about only by a full read). Unless the last
-    line is longer than 64 KiB or is not a record: then the whole file is read,
-    with :func:`read_records`' errors and warnings.
+    As :func:`mapteach.log.last` reads it: only the file's end, as :func:`read_records`
+    would read it; a last line cut short is ignored (and warned about only by a full
+    read). Unless the last line is longer than 64 KiB or is not a record: then the whole
+    file is read, with :func:`read_records`' errors and warnings.
 
     Examples
     --------
@@ -436,31 +441,19 @@ def last_record(path: str | os.PathLike) -> Event | Reveal | None:
     >>> last_record(path).seq
     2
     """
-    try:
-        with open(path, "rb") as file:
-            start = max(0, file.seek(0, os.SEEK_END) - _TAIL_BYTES)
-            file.seek(start)
-            tail = file.read()
-    except FileNotFoundError:
-        return None
-    pieces = tail.split(b"\n")[1 if start else 0 :]  # the first may be part of a line
-    unended = pieces.pop() if pieces else b""  # what follows the last newline
-    if unended.strip():  # read if whole, else ignored as cut short
-        found = _parsed(unended, path)
-        if found is not None:
-            return found
-    lines = [piece for piece in pieces if piece.strip()]
-    found = _parsed(lines[-1], path) if lines else None
-    if found is not None or (not lines and not start):
-        return found
-    records = read_records(path)
-    return records[-1][1] if records else None
+    return log.last(Path(path), JUDGMENTS)
 
 
 def replay(events: list[tuple[int, Event]]) -> dict[str, dict[str, Event]]:
     """The judgments the events leave: ``{query: {doc: last event}}``, clears removed.
 
     Queries and documents keep the order they were first judged in.
+
+    >>> made = [Event("ada", "q1", doc, grade, "", "2026-12-01T09:00:00Z", "2026.1")
+    ...         for doc, grade in [("d1", 2), ("d2", 1), ("d1", None)]]
+    >>> state = replay(list(enumerate(made)))
+    >>> {query: {doc: event.grade for doc, event in docs.items()} for query, docs in state.items()}
+    {'q1': {'d2': 1}}
     """
     state: dict[str, dict[str, Event]] = {}
     for _, event in events:
@@ -509,28 +502,15 @@ def load_judgments(
     }
 
 
-#: What is wrong with a query id, or a document id, that a TREC file cannot keep.
-_BAD_ID = {
-    (True, "kind"): N_("query {query!r}, document {doc!r}: the query id is {kind}, not str."),
-    (False, "kind"): N_("query {query!r}, document {doc!r}: the document id is {kind}, not str."),
-    (True, "space"): N_(
-        "query {query!r}, document {doc!r}: the query id is empty or holds white "
-        "space, which a TREC file cannot keep."
-    ),
-    (False, "space"): N_(
-        "query {query!r}, document {doc!r}: the document id is empty or holds white "
-        "space, which a TREC file cannot keep."
-    ),
-}
-
-
-def _check_id(query: Any, doc: Any, value: Any, *, is_query: bool) -> None:
-    """Raise if ``value``, the query id (or the document id), cannot go in a TREC file."""
-    fields = {"query": query, "doc": doc, "kind": type(value).__name__}
+def _check_id_type(query: Any, doc: Any, value: Any, *, is_query: bool) -> None:
+    """Raise unless ``value``, the query id (or the document id), is a str."""
     if not isinstance(value, str):
-        raise TypeError(tr(_BAD_ID[is_query, "kind"], **fields))
-    if not value or re.search(r"\s", value):
-        raise ValueError(tr(_BAD_ID[is_query, "space"], **fields))
+        message = (
+            N_("query {query!r}, document {doc!r}: the query id is {kind}, not str.")
+            if is_query
+            else N_("query {query!r}, document {doc!r}: the document id is {kind}, not str.")
+        )
+        raise TypeError(tr(message, query=query, doc=doc, kind=type(value).__name__))
 
 
 def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike) -> Path:
@@ -539,8 +519,11 @@ def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike
     Raises
     ------
     ValueError
-        If a query or document id is empty or holds white space (TREC files split
-        fields at white space), or a grade is not an integer.
+        From :func:`mapteach.runs.write_trec`, if a query or document id is empty or
+        holds white space (TREC files split fields at white space) or a query id starts
+        with ``#``; or if a grade is not an integer.
+    TypeError
+        If a query or document id is not a str.
 
     Examples
     --------
@@ -554,20 +537,11 @@ def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike
     >>> read_qrels(path)["relevance"].tolist()
     [3, 0]
     """
-    lines: list[str] = []
+    rows: list[tuple[str, str, int]] = []
     for query, docs in judgments.items():
         for doc, grade in docs.items():
-            _check_id(query, doc, query, is_query=True)
-            _check_id(query, doc, doc, is_query=False)
-            if query.startswith("#"):
-                raise ValueError(
-                    tr(
-                        "query {query!r}, document {doc!r}: a line starting with '#' is a "
-                        "comment to trec_eval, so this judgment would be lost; rename the query.",
-                        query=query,
-                        doc=doc,
-                    )
-                )
+            _check_id_type(query, doc, query, is_query=True)
+            _check_id_type(query, doc, doc, is_query=False)
             if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
                 raise ValueError(
                     tr(
@@ -577,7 +551,6 @@ def to_qrels(judgments: Mapping[str, Mapping[str, int]], path: str | os.PathLike
                         grade=grade,
                     )
                 )
-            lines.append(f"{query} 0 {doc} {int(grade)}\n")
-    path = Path(path)
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
+            rows.append((query, doc, int(grade)))
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "relevance"], dtype=object)
+    return write_trec(frame, path, kind="qrels")

@@ -6,11 +6,12 @@ change through :func:`mapteach.judging.judgments.append_event`, numbered with th
 sequence number and carrying its phase (``after_reveal`` once the query's reference
 has been shown, which is a line of its own).
 
-Before each append it reads the file's last line (:func:`~mapteach.judging.judgments.last_record`).
-If that is not the line it last read or wrote, another writer has appended since:
-the writer reads the file again, becomes read-only and writes nothing more, so what
-it shows is what the file holds. No lock is held between appends (a board's own
-appends would wait on it).
+Before each append, and whenever asked (:meth:`JudgmentsWriter.check_for_others`: a
+board asks each time its browser view looks, every few seconds), it reads the file's
+last line (:func:`~mapteach.judging.judgments.last_record`). If that is not the line
+it last read or wrote, another writer has appended since: the writer reads the file
+again, becomes read-only and writes nothing more, so what it shows is what the file
+holds. No lock is held between appends (a board's own appends would wait on it).
 
 Examples
 --------
@@ -26,6 +27,13 @@ True
 False
 >>> second.read_only, second.judgments == first.judgments == {"劳动仲裁赔偿标准": {"r1": 3}}
 (True, True)
+>>> third = JudgmentsWriter(path, "alice", guideline, judging_set)  # a newer tab writes
+>>> third.save("劳动仲裁赔偿标准", "r1", 0, "")
+True
+>>> first.check_for_others(), first.read_only, first.judgments  # the older one is told
+(True, True, {'劳动仲裁赔偿标准': {'r1': 0}})
+>>> third.check_for_others()  # nobody else wrote
+False
 """
 
 from __future__ import annotations
@@ -156,18 +164,42 @@ class JudgmentsWriter:
                 )
             )
 
+    # --- other writers -----------------------------------------------------------------
+
+    def check_for_others(self) -> bool:
+        """Whether another writer appended since this one last read or wrote the file.
+
+        If one did, the file is read again (:attr:`judged`, :attr:`revealed` are what it
+        holds now) and the writer turns read-only. A read-only writer goes on following
+        the file: each call reads it again if it has grown (see the module's example).
+        A last line that does not fit the file (another annotator's) turns it read-only
+        too; a file that cannot be read at all is not taken for another writer. Either
+        way :attr:`error` says why.
+
+        Returns
+        -------
+        bool
+            True if the file holds lines this writer had not seen: it has read them now,
+            or :attr:`error` says why it could not.
+        """
+        try:
+            if last_record(self.path) == self.last:
+                return False
+            self.read_only = True
+            self.read()
+        except (OSError, ValueError) as error:
+            self.error = tr("Could not read {path}: {error}", path=self.path, error=error)
+            return self.read_only
+        return True
+
     # --- appending ---------------------------------------------------------------------
 
     def _append(self, make: Callable[[int], Record]) -> bool:
         """Append ``make(seq)`` unless another writer appended since this one last looked
         (then read the file again and turn read-only); True if it was written."""
-        if self.read_only:
+        if self.read_only or self.check_for_others():
             return False
         try:
-            if last_record(self.path) != self.last:
-                self.read_only = True
-                self.read()
-                return False
             record = make(self.seq + 1)
             append_event(self.path, record)
         except (OSError, ValueError) as error:

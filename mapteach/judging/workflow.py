@@ -15,6 +15,12 @@ file and :func:`judging_status` shows one row per annotator. Relevance (for the
 kappas and the re-check count) is a grade of at least
 :data:`~mapteach.judging.guideline.RELEVANCE_THRESHOLD`.
 
+Adjudication and the status read the judgments differently, on purpose. The
+disagreements the lead decides are in each annotator's **latest** grades: what the
+annotators finally said, changes after the reveal included. The status's agreement
+figures and re-check counts are **blind**: they use only the grades made before the
+annotator saw the reference, so looking at the answer cannot raise them.
+
 Examples
 --------
 A lead shares three queries of the judging set among three annotators, each query
@@ -94,7 +100,12 @@ from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_
 from mapteach.judging.adjudication import DECISIONS_FILE, Adjudication, adjudicate
 from mapteach.judging.assignment import read_assignments
-from mapteach.judging.guideline import RELEVANCE_THRESHOLD, JudgingSet, load_judging_set
+from mapteach.judging.guideline import (
+    RELEVANCE_THRESHOLD,
+    Guideline,
+    JudgingSet,
+    load_judging_set,
+)
 from mapteach.judging.judgments import judgments_file, load_judgments
 
 __all__ = ["STATUS_HEADERS", "StatusTable", "judging_status"]
@@ -153,30 +164,36 @@ def _targets(
     return targets
 
 
+def _blind_grades(path: Path) -> dict[Item, int]:
+    """The grades of a judgments file made before each query's reference was revealed."""
+    judgments = load_judgments(path, phase="blind")
+    return {(query, doc): grade for query, docs in judgments.items() for doc, grade in docs.items()}
+
+
 def _row(
     name: str,
     assigned: Sequence[str],
-    current: Mapping[str, Mapping[Item, int]],
-    blind: Mapping[str, Mapping[str, int]],
+    latest: Mapping[Item, int],
+    blind: Mapping[str, Mapping[Item, int]],
     reference: Mapping[str, Mapping[str, int]],
     targets: Mapping[Item, int],
 ) -> dict[str, float]:
-    mine = current[name]
+    """One annotator's row: ``judged`` from their latest grades, the rest from blind ones."""
+    mine = blind[name]
     to_reference = [
         (grade, reference[query][doc])
-        for query, docs in blind.items()
-        for doc, grade in docs.items()
+        for (query, doc), grade in mine.items()
         if doc in reference.get(query, {})
     ]
     others = [
         _kappa([(mine[item], theirs[item]) for item in mine if item in theirs])
-        for other, theirs in current.items()
+        for other, theirs in blind.items()
         if other != name
     ]
     defined = [kappa for kappa in others if not math.isnan(kappa)]
     return {
         "assigned": len(assigned),
-        "judged": len({query for query, _ in mine} & set(assigned)),
+        "judged": len({query for query, _ in latest} & set(assigned)),
         "blind_agreement_reference": _kappa(to_reference),
         "agreement_others": float(np.mean(defined)) if defined else math.nan,
         "to_recheck": sum(
@@ -192,6 +209,7 @@ def judging_status(
     *,
     judging_set: JudgingSet | None = None,
     decisions: str | os.PathLike[str] | None = None,
+    guideline: Guideline | None = None,
 ) -> StatusTable:
     """Where each annotator of a judging folder stands: one row per annotator of the plan.
 
@@ -205,6 +223,9 @@ def judging_status(
         package's judging set).
     decisions : path, optional
         The lead's decisions log (default: ``folder/decisions.jsonl``, if it exists).
+    guideline : Guideline, optional
+        The guideline the judgments were made under (default: the package's), as
+        :func:`~mapteach.judging.adjudication.adjudicate`.
 
     Returns
     -------
@@ -213,20 +234,26 @@ def judging_status(
         the plan's order), columns
 
         - ``assigned``: the queries assigned to the annotator;
-        - ``judged``: how many of them the annotator has graded a result of;
+        - ``judged``: how many of them the annotator has graded a result of (in
+          their latest grades);
         - ``blind_agreement_reference``: plain Cohen's kappa of the annotator's blind
           judgments (made before the reference was revealed) with the reference grades,
           over the results the judging set grades; NaN if there are none (a folder
           whose queries are not the judging set's);
-        - ``agreement_others``: plain Cohen's kappa with each other annotator over the
-          results both graded, averaged over the others (NaN: no shared results, or
-          kappa undefined for every pair);
-        - ``to_recheck``: the results where the annotator's relevant / not relevant
-          call differs from the lead's decision, else from the reference grade, else
-          from the grade the annotators agree on.
+        - ``agreement_others``: plain Cohen's kappa of the annotator's blind judgments
+          with each other annotator's blind judgments, over the results both graded
+          blind, averaged over the others (NaN: no shared results, or kappa undefined
+          for every pair);
+        - ``to_recheck``: the results where the relevant / not relevant call of the
+          annotator's blind judgment differs from the lead's decision, else from the
+          reference grade, else from the grade the annotators agree on.
 
-        Kappas compare the calls grade >= ``RELEVANCE_THRESHOLD``; the judgments are
-        each annotator's latest, except for ``blind_agreement_reference``.
+        Kappas compare the calls grade >= ``RELEVANCE_THRESHOLD``. Every figure but
+        ``judged`` is blind, so a grade changed after looking at the reference
+        neither raises the agreement nor clears a re-check. The disagreements the
+        lead decides (:func:`~mapteach.judging.adjudication.adjudicate`) and the
+        agreed grades the re-checks are measured against are in the latest grades:
+        what the annotators finally said.
 
     Raises
     ------
@@ -254,24 +281,15 @@ def judging_status(
     plan = read_assignments(folder)
     files = {name: judgments_file(name, folder) for name in plan}
     log_path = Path(folder) / DECISIONS_FILE if decisions is None else Path(decisions)
-    adjudication = adjudicate(list(files.values()), log_path)
+    adjudication = adjudicate(list(files.values()), log_path, guideline=guideline)
     reference = (judging_set or load_judging_set()).gold()
     targets = _targets(adjudication, reference)
-    current = {
+    latest = {
         name: {item: grades[name] for item, grades in adjudication.grades.items() if name in grades}
         for name in plan
     }
-    rows = {
-        name: _row(
-            name,
-            plan[name],
-            current,
-            load_judgments(files[name], phase="blind"),
-            reference,
-            targets,
-        )
-        for name in plan
-    }
+    blind = {name: _blind_grades(files[name]) for name in plan}
+    rows = {name: _row(name, plan[name], latest[name], blind, reference, targets) for name in plan}
     table = StatusTable.from_dict(rows, orient="index")
     table.index.name = "annotator"
     return table

@@ -105,6 +105,11 @@ def invalid_numbers(values: np.ndarray, integer: bool) -> np.ndarray:
     The vectorised twin of :func:`parse_number`, shared by the file readers and by
     :func:`mapteach.runs.score_matrix.evaluate_scores`: a grade must be a whole number
     within int64, a score finite and within float32's range.
+
+    >>> invalid_numbers(np.array([1.0, 1.5, np.inf]), integer=True).tolist()
+    [False, True, True]
+    >>> invalid_numbers(np.array([0.25, 1e39, np.nan]), integer=False).tolist()
+    [False, True, True]
     """
     if values.dtype.kind in "biu":  # only uint64 grades can leave int64
         return (values > _INT64[1] - 1) if integer else np.zeros(values.shape, bool)

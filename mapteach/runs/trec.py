@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import N_, tr
 from mapteach.runs.lines import LineFields, factorize_fields, gather_fields, ids_as_categorical
 from mapteach.runs.numbers import parse_number, parse_scores
 from mapteach.sources import Source, read_bytes, source_name
@@ -334,8 +335,46 @@ def read_run(source: Source) -> pd.DataFrame:
     return _load(source, "run")
 
 
+#: Ids the readers would not read back: (the ids it is about, the rule, the message).
+_UNWRITABLE_IDS = (
+    (
+        "query_id",
+        r"^$|\s",
+        N_(
+            "query {query!r}, document {doc!r}: the query id is empty or holds white "
+            "space, which a TREC file cannot keep."
+        ),
+    ),
+    (
+        "doc_id",
+        r"^$|\s",
+        N_(
+            "query {query!r}, document {doc!r}: the document id is empty or holds white "
+            "space, which a TREC file cannot keep."
+        ),
+    ),
+    (
+        "query_id",
+        r"^#",
+        N_(
+            "query {query!r}, document {doc!r}: a line starting with '#' is a comment to "
+            "trec_eval, so this line would be lost; rename the query."
+        ),
+    ),
+)
+
+
+def _check_writable_ids(frame: pd.DataFrame) -> None:
+    """Raise, naming the query and the document, for an id the readers would not read back."""
+    for column, rule, message in _UNWRITABLE_IDS:
+        bad = np.flatnonzero(frame[column].str.contains(rule, regex=True).to_numpy(bool))
+        if bad.size:
+            row = frame.iloc[int(bad[0])]
+            raise ValueError(tr(message, query=row["query_id"], doc=row["doc_id"]))
+
+
 def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Path:
-    """Write qrels or a run in TREC format (used by the notebooks to make example files).
+    """Write qrels or a run in TREC format, UTF-8 (used by the notebooks to make example files).
 
     Parameters
     ----------
@@ -351,18 +390,30 @@ def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Pa
     pathlib.Path
         The path written.
 
+    Raises
+    ------
+    ValueError
+        Naming the query and the document, before anything is written, if an id is
+        empty or holds white space (the readers split fields at white space), or a
+        query id starts with ``#`` (the line would be a comment).
+
     Examples
     --------
     >>> import tempfile, pathlib
     >>> from mapteach.runs import read_run, write_trec
     >>> run = read_run(__import__("io").StringIO("q1 Q0 d1 1 2.0 x\\nq1 Q0 d2 2 1.0 x\\n"))
     >>> path = write_trec(run, pathlib.Path(tempfile.mkdtemp()) / "run.txt", kind="run")
-    >>> print(path.read_text(), end="")
+    >>> print(path.read_text(encoding="utf-8"), end="")
     q1 Q0 d1 1 2.0 mapteach
     q1 Q0 d2 2 1.0 mapteach
+    >>> write_trec(run.assign(doc_id="d 1"), path, kind="run")
+    Traceback (most recent call last):
+    ValueError: query 'q1', document 'd 1': the document id is empty or holds white space, \
+which a TREC file cannot keep.
     """
     path = Path(path)
     frame = frame.astype({"query_id": str, "doc_id": str})
+    _check_writable_ids(frame)
     if kind == "qrels":
         lines = frame["query_id"] + " 0 " + frame["doc_id"] + " " + frame["relevance"].astype(str)
     elif kind == "run":
@@ -380,5 +431,5 @@ def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Pa
         )
     else:
         raise ValueError(f"kind must be 'qrels' or 'run'; got {kind!r}.")
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path

@@ -16,6 +16,7 @@ from mapteach.metrics.names import parse_measure
 from mapteach.runs.evaluation import evaluate
 from mapteach.runs.score_matrix import evaluate_scores
 from tests.analysis.display_checks import CJK, english_headers, same_values
+from tests.budget import examples
 
 MEASURES = ["AP", "AP@3", "P@3", "R@2", "RR", "RR@2", "nDCG", "nDCG@3", "Success@1", "Success@3"]
 
@@ -53,7 +54,7 @@ def brute_force(scores, grades, missed):
     return {name: total / len(orders) for name, total in totals.items()}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(tied_query())
 def test_expected_ties_equal_the_mean_over_all_orders(query):
     scores, grades, missed = query
@@ -69,7 +70,7 @@ def test_expected_ties_equal_the_mean_over_all_orders(query):
         assert ours[name] == pytest.approx(expected[name], abs=1e-12), name
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(tied_query(), st.integers(1, 4))
 def test_expected_ties_with_min_relevant_k_average_every_order(query, k):
     scores, grades, missed = query

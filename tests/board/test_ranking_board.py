@@ -13,6 +13,7 @@ from mapteach import average_precision, explain_ap, get_example, trace_ap
 from mapteach.board.board_plots import BoardFigure
 from mapteach.board.list_widget import PRESETS, RankingError, RankingList
 from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
+from tests.budget import examples
 
 
 def shown_ap(ranking: RankingList) -> float:
@@ -390,4 +391,6 @@ class BoardEvents(RuleBasedStateMachine):
 
 
 TestBoardEvents = BoardEvents.TestCase
-TestBoardEvents.settings = settings(max_examples=40, stateful_step_count=25, deadline=None)
+TestBoardEvents.settings = settings(
+    max_examples=examples(40), stateful_step_count=25, deadline=None
+)

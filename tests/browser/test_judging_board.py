@@ -7,8 +7,11 @@ board's hooks (``data-saved``, ``data-testid``), never on fixed sleeps:
 - grade, kill the kernel, grade again: the row is unsaved and the board says the
   kernel is gone; restart and run the cell again: every earlier judgment is there
   and the unsaved one is replayed;
-- two boards on one file: the second one says so and turns read-only;
-- reveal, then change a grade: the change is ``after_reveal`` in the file;
+- two boards on one file: the second one, writing after the first, says so and turns
+  read-only; an older board that only looks on is told too, within seconds, when a
+  newer one writes, and shows what the file holds;
+- reveal, then change a grade: the change is ``after_reveal`` in the file, and the
+  calibration report (blind judgments only) does not move;
 - type a reason and stop the server without pressing Enter: the reason is in the file
   (last, since it stops the server).
 """
@@ -19,9 +22,11 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from mapteach import average_precision
+from mapteach.judging.calibration import calibration_report
 from mapteach.judging.guideline import load_judging_set
 from mapteach.judging.judgments import (
     judgments_file,
@@ -247,15 +252,36 @@ def _check_the_reference_is_shown(page, board):
     assert board.locator("[data-testid=reason-ref]").count() == 0
 
 
+#: True once the current notebook's kernel is running code.
+KERNEL_BUSY = """() => {
+  const kernel = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
+  return kernel?.status === 'busy';
+}"""
+
+
+def _keep_kernel_busy(page, seconds):
+    """Keep the page's kernel busy for ``seconds``, as a long cell does: its board's
+    questions wait, so a change made meanwhile reaches the kernel before it looks again."""
+    page.evaluate(
+        """(seconds) => {
+          const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+          kernel.requestExecute({ code: `import time; time.sleep(${seconds})` });
+        }""",
+        seconds,
+    )
+    page.wait_for_function(KERNEL_BUSY, timeout=15_000)
+
+
 def test_a_second_board_on_one_file_says_so(context, lab, workdir):
     path = judgments_file("two tabs", _folder(workdir))
     first, first_board = _open_board(context, lab, workdir, "two tabs", "judging_tab_a")
     second, second_board = _open_board(
         context, lab, workdir, "two tabs", "judging_tab_b", workspace="second"
     )
+    _keep_kernel_busy(second, 10)  # so the second's click, not its next look, finds out
     _judge(first, first_board, "r1", 3)
     _item(second_board, "r2").locator('[data-testid=grade-button][data-grade="0"]').click()
-    second_board.locator("[data-testid=judging-conflict]").wait_for(timeout=15_000)
+    second_board.locator("[data-testid=judging-conflict]").wait_for(timeout=30_000)
     _wait_for_item(second, "r1", "data-grade", "3")  # it shows what the file holds
     _wait_for_item(second, "r2", "data-grade", "-1")
     assert second_board.get_attribute("data-read-only") == "true"
@@ -269,6 +295,33 @@ def test_a_second_board_on_one_file_says_so(context, lab, workdir):
     second.close()
 
 
+def test_an_older_board_is_told_when_a_newer_one_writes(context, lab, workdir):
+    """The older board only looks on: within seconds it says so, shows the newer
+    board's grade and takes no edit."""
+    path = judgments_file("old and new", _folder(workdir))
+    older, older_board = _open_board(context, lab, workdir, "old and new", "judging_older")
+    _judge(older, older_board, "r1", 3)
+    newer, newer_board = _open_board(
+        context, lab, workdir, "old and new", "judging_newer", workspace="newer"
+    )
+    _wait_for_item(newer, "r1", "data-grade", "3")  # it has read the file
+    _judge(newer, newer_board, "r1", 0)  # the first write since both are open
+    older_board.locator("[data-testid=judging-conflict]").wait_for(timeout=10_000)
+    _wait_for_item(older, "r1", "data-grade", str(load_judgments(path)[FIRST.query]["r1"]))
+    assert _item(older_board, "r1").get_attribute("data-saved") == "true"
+    assert older_board.get_attribute("data-read-only") == "true"
+    buttons = older_board.locator("[data-testid=grade-button]")
+    assert all(buttons.nth(i).is_disabled() for i in range(buttons.count()))
+    assert _item(older_board, "r1").locator("[data-testid=reason-input]").is_disabled()
+    before = path.read_bytes()
+    _item(older_board, "r2").locator('[data-testid=grade-button][data-grade="3"]').click(force=True)
+    assert _item(older_board, "r2").get_attribute("data-grade") == "-1"
+    assert path.read_bytes() == before
+    assert newer_board.locator("[data-testid=judging-conflict]").count() == 0
+    older.close()
+    newer.close()
+
+
 def test_a_change_after_the_reveal_is_marked_so(context, lab, workdir):
     path = judgments_file("revealer", _folder(workdir))
     page, board = _open_board(context, lab, workdir, "revealer", "judging_reveal")
@@ -279,6 +332,8 @@ def test_a_change_after_the_reveal_is_marked_so(context, lab, workdir):
         "(root) => root.dataset.phase === 'after_reveal'", arg=board.element_handle()
     )
     board.locator("[data-testid=judging-phase]").wait_for()
+    gold = load_judging_set().gold()
+    blind = calibration_report(path, gold)
     _judge(page, board, "r1", 3)
     phases = [
         (type(record).__name__, getattr(record, "grade", None), getattr(record, "phase", None))
@@ -292,6 +347,12 @@ def test_a_change_after_the_reveal_is_marked_so(context, lab, workdir):
     ]
     assert load_judgments(path, phase="blind") == {FIRST.query: {"r1": 1}}
     assert load_judgments(path) == {FIRST.query: {"r1": 3}}
+    report = calibration_report(path, gold)  # blind judgments only: the peek does not count
+    assert report.accuracy == float(gold[FIRST.query]["r1"] == 1)
+    assert (blind.after_reveal, report.after_reveal) == (0, 1)
+    scores = [{k: v for k, v in r.row().items() if k != "after_reveal"} for r in (blind, report)]
+    assert pd.Series(scores[0]).equals(pd.Series(scores[1]))
+    assert report.confusion.equals(blind.confusion) and report.recheck.equals(blind.recheck)
     page.close()
 
 

@@ -33,6 +33,7 @@ from mapteach.classroom.progress_log import (
     record_check,
     set_progress_file,
 )
+from tests.budget import examples
 
 REAL_HOME_FILE = Path(pwd.getpwuid(os.getuid()).pw_dir) / ".mapteach" / "progress.jsonl"
 
@@ -170,7 +171,7 @@ def _model(checks: list[tuple[str, str, str, str, str]]) -> dict[tuple[str, ...]
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

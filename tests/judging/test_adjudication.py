@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from mapteach.i18n import tr
-from mapteach.judging import Event, adjudicate, append_event, merged_qrels
+from mapteach.judging import Event, adjudicate, append_event, load_guideline, merged_qrels
 from mapteach.judging.adjudication import ADJUDICATION_HEADERS
 
 #: Each annotator's grades as they make them, in order: (query, doc, grade); None clears.
@@ -225,18 +226,117 @@ def test_files_that_do_not_fit_are_refused(files, tmp_path):
     with pytest.raises(ValueError, match=re.escape("annotator 'ada' has two judgments files")):
         adjudicate([files[0], *files], decisions)
     mixed = tmp_path / "mixed.jsonl"
-    append_event(mixed, Event.now("ada", "q1", "d1", 1, "", "v1"))
-    append_event(mixed, Event.now("bo", "q1", "d1", 1, "", "v1"))
+    append_event(mixed, Event.now("ada", "q1", "d1", 1, "", "2026.1"))
+    append_event(mixed, Event.now("bo", "q1", "d1", 1, "", "2026.1"))
     with pytest.raises(ValueError, match=re.escape("several annotators (ada, bo)")):
         adjudicate([mixed], decisions)
     with pytest.raises(ValueError, match="is the decisions log"):
         adjudicate([*files, decisions], decisions)
     named = tmp_path / "named.jsonl"
-    append_event(named, Event.now("decided", "q1", "d1", 1, "", "v1"))
+    append_event(named, Event.now("decided", "q1", "d1", 1, "", "2026.1"))
     with pytest.raises(ValueError, match="has the name of a column"):
         adjudicate([named], decisions)
     with pytest.raises(TypeError, match="files must be a list of judgments files"):
         adjudicate(files[0], decisions)
+
+
+def _where(path: Path, line: int, query: str, doc: str) -> str:
+    return f"{path}, line {line} (query {query!r}, document {doc!r})"
+
+
+def test_a_file_made_under_another_guideline_version_is_refused_naming_its_line(files, tmp_path):
+    other = tmp_path / "dan.jsonl"
+    append_event(other, Event.now("dan", "q1", "d1", 3, "", "2026.1"))
+    append_event(other, Event.now("dan", "q2", "d4", 1, "", "1999.0"))
+    target = tmp_path / "merged.qrels"
+    with pytest.raises(ValueError) as caught:
+        merged_qrels([*files, other], None, target)
+    assert str(caught.value).startswith(
+        f"{_where(other, 2, 'q2', 'd4')}: judged under guideline '1999.0', not '2026.1'"
+    )
+    assert not target.exists()
+    with pytest.raises(ValueError, match=re.escape(_where(other, 2, "q2", "d4"))):
+        adjudicate([*files, other], tmp_path / "decisions.jsonl")
+
+
+def test_a_grade_off_the_scale_in_a_file_is_refused_naming_its_line(files, tmp_path):
+    record = json.loads(files[1].read_text(encoding="utf-8").splitlines()[0])
+    with files[1].open("a", encoding="utf-8") as file:  # written by hand, or by another tool
+        file.write(json.dumps({**record, "query": "q2", "doc": "d9", "grade": 9}) + "\n")
+    line = len(files[1].read_text(encoding="utf-8").splitlines())
+    target = tmp_path / "merged.qrels"
+    with pytest.raises(ValueError) as caught:
+        merged_qrels(files, None, target)
+    assert str(caught.value) == (
+        f"{_where(files[1], line, 'q2', 'd9')}: grade 9 is not on the guideline's scale "
+        "(0, 1, 2, 3)."
+    )
+    assert not target.exists()
+
+
+def test_the_guideline_argument_sets_the_version_and_the_scale(tmp_path):
+    package = load_guideline()
+    narrow = replace(package, version="1999.0", scale=package.scale[:3])  # grades 0, 1, 2
+    paths = [tmp_path / "ada.jsonl", tmp_path / "bo.jsonl"]
+    for path, name, grade in zip(paths, ["ada", "bo"], [0, 2], strict=True):
+        append_event(path, Event.now(name, "q1", "d1", grade, "", "1999.0"))
+    with pytest.raises(ValueError, match=re.escape("not '2026.1'")):
+        adjudicate(paths, None)
+    decisions = tmp_path / "decisions.jsonl"
+    adjudication = adjudicate(paths, decisions, guideline=narrow)
+    with pytest.raises(ValueError, match=re.escape("grade 3 is not on the guideline's scale")):
+        adjudication.decide("q1", "d1", 3, "R-AUTH", who="lead")
+    adjudication.decide("q1", "d1", 1, "R-PART", who="lead")
+    target = merged_qrels(paths, decisions, tmp_path / "merged.qrels", guideline=narrow)
+    assert target.read_text(encoding="utf-8").splitlines() == ["q1 0 d1 1"]
+    append_event(paths[0], Event.now("ada", "q1", "d2", 3, "", "1999.0"))
+    with pytest.raises(ValueError, match=re.escape(f"{_where(paths[0], 2, 'q1', 'd2')}: grade 3")):
+        merged_qrels(paths, decisions, tmp_path / "again.qrels", guideline=narrow)
+
+
+def _hand_written(decisions: Path, **fields) -> int:
+    """Append a decision line by hand (not through decide()); return its line number."""
+    record = {"query": "q1", "doc": "d1", "grade": 2, "reason": "R-PART", "who": "lead"}
+    line = {**record, "time": "2026-11-30T15:00:00Z", **fields}
+    with decisions.open("a", encoding="utf-8") as file:
+        file.write(json.dumps(line) + "\n")
+    return len(decisions.read_text(encoding="utf-8").splitlines())
+
+
+def test_a_decided_grade_off_the_scale_in_the_log_is_refused_naming_its_line(files, tmp_path):
+    decisions = tmp_path / "decisions.jsonl"
+    _decide_all(files, decisions)
+    line = _hand_written(decisions, query="q2", doc="d4", grade=9)
+    target = tmp_path / "merged.qrels"
+    with pytest.raises(ValueError) as caught:
+        merged_qrels(files, decisions, target)
+    assert str(caught.value) == (
+        f"{_where(decisions, line, 'q2', 'd4')}: grade 9 is not on the guideline's scale "
+        "(0, 1, 2, 3)."
+    )
+    assert not target.exists()
+    with pytest.raises(ValueError, match=re.escape(_where(decisions, line, "q2", "d4"))):
+        _ = adjudicate(files, decisions).table
+
+
+def test_a_decision_for_an_item_no_file_holds_is_refused_naming_it(files, tmp_path):
+    decisions = tmp_path / "decisions.jsonl"
+    _decide_all(files, decisions)
+    _hand_written(decisions, query="qX", doc="zzz", grade=2)
+    _hand_written(decisions, query="q1", doc="d99", grade=0)
+    target = tmp_path / "merged.qrels"
+    with pytest.raises(ValueError) as caught:
+        merged_qrels(files, decisions, target)
+    assert str(caught.value).startswith(
+        f"{decisions}: 2 decision(s) for items no judgments file holds: "
+        "query 'qX', document 'zzz'; query 'q1', document 'd99'. "
+    )
+    assert not target.exists()
+    with pytest.raises(ValueError, match=re.escape("grade 7 is not on the guideline's scale")):
+        _hand_written(decisions, query="qX", doc="zzz", grade=7)
+        merged_qrels(files, decisions, target)
+    with pytest.raises(ValueError, match=re.escape("query 'qX', document 'zzz': no annotator")):
+        adjudicate(files, decisions).decide("qX", "zzz", 2, "R-PART", who="lead")
 
 
 def test_a_missing_file_is_an_annotator_who_has_not_started(files, tmp_path):

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from mapteach.judging import assign, assigned_queries, read_assignments
 from mapteach.judging import assignment as module
+from tests.budget import examples
 
 NAMES = st.lists(
     st.text(st.characters(blacklist_categories=["Cs"]), min_size=1).filter(str.strip),
@@ -183,7 +184,7 @@ def test_an_annotator_the_plan_does_not_name_is_refused_with_the_names_it_has(tm
         assigned_queries(tmp_path, "cy")
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=30)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=examples(30))
 @given(plans())
 def test_every_plan_assign_writes_reads_back(tmp_path, case):
     names, queries, overlap, seed = case

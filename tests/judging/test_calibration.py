@@ -249,3 +249,10 @@ def test_records_without_a_phase_count_as_blind_and_are_counted(tmp_path):
     assert (report.no_phase, report.after_reveal) == (3, 2)
     expected = {FIRST: {r["doc"]: r["grade"] for r in old} | {"r4": 0}}
     assert _scored(report) == _scored(calibration_report(expected, GOLD))
+
+
+def test_a_report_with_nothing_graded_has_no_tendency():
+    report = calibration_report({}, {"q": {"a": 2, "b": 0}})
+    assert report.bias != report.bias  # NaN: nothing to compare
+    assert report.tendency == "no grades" and report.row()["tendency"] == "no grades"
+    assert report.tendency != "balanced"

@@ -24,6 +24,7 @@ from mapteach.judging.judgments import (
     read_events,
     read_records,
 )
+from tests.budget import examples
 
 SET = load_judging_set()
 DOCS = [[r.doc for r in q.results] for q in SET.queries]
@@ -68,7 +69,7 @@ def _state(board: JudgingBoard) -> dict[int, tuple[list[int], list[str]]]:
     return state
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(OPERATION, max_size=30))
 def test_a_restart_replays_to_the_same_state_and_the_file_only_grows(operations):
     with tempfile.TemporaryDirectory() as folder:
@@ -405,6 +406,29 @@ def test_the_kernel_answers_a_browser_asking_whether_it_is_there(tmp_path):
     board.widget._handle_custom_msg({"kind": "ping"}, [])
     board.widget._handle_custom_msg({"kind": "something else"}, [])
     assert sent == [{"kind": "pong"}]
+
+
+def test_a_ping_tells_an_older_board_that_a_newer_one_wrote(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    older = JudgingBoard(save_to=path)
+    older.set_grade("r1", 3)
+    newer = JudgingBoard(save_to=path)
+    newer.set_grade("r1", 0)
+    sent: list = []
+    older.widget.send = lambda content, buffers=None: sent.append(
+        (content, older.widget.read_only, list(older.widget.grades))
+    )
+    older.widget._handle_custom_msg({"kind": "ping"}, [])
+    file_grades = [load_judgments(path)[FIRST].get(doc, -1) for doc in DOCS[0]]
+    assert sent == [({"kind": "pong"}, True, file_grades)]  # told before it answers
+    assert older.read_only and older.widget.saved == {FIRST: {"r1": [0, ""]}}
+    with pytest.raises(BoardStateError, match="read-only"):
+        older.set_grade("r2", 0)
+    newer.set_grade("r2", 1, reason="R-PART")  # the newer goes on; the older follows
+    older.widget._handle_custom_msg({"kind": "ping"}, [])
+    assert older.widget.reasons[1] == "R-PART" and older.judgments == newer.judgments
+    newer.widget._handle_custom_msg({"kind": "ping"}, [])
+    assert not newer.read_only and not newer.widget.read_only
 
 
 def test_the_report_covers_the_blind_judgments_of_the_assigned_queries(tmp_path):

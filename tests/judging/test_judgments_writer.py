@@ -54,7 +54,36 @@ def test_the_same_sequence_number_from_two_writers_is_still_seen(tmp_path):
         file.write(json.dumps(record_of(Event(**{**twin.__dict__, "doc": "r2"}))) + "\n")
     assert not mine.save(QUERY, "r3", 0, "")
     assert mine.read_only and mine.judged[QUERY] == {"r1": (3, ""), "r2": (3, "")}
-    assert other.read_only is False  # it has not tried to write yet
+    assert other.check_for_others()  # it has not tried to write: it is told all the same
+    assert other.read_only and other.judged == mine.judged
+
+
+def test_a_writer_that_only_looks_is_told_and_follows_the_file(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    older = _writer(path)
+    assert older.save(QUERY, "r1", 3, "")
+    assert not older.check_for_others()  # its own line
+    newer = _writer(path)
+    assert newer.save(QUERY, "r1", 0, "")
+    assert older.check_for_others() and older.read_only
+    assert older.judged == {QUERY: {"r1": (0, "")}} == newer.judged
+    assert not older.check_for_others()  # nothing new since
+    newer.reveal(QUERY)
+    assert newer.save(QUERY, "r2", 1, "R-PART")
+    assert older.check_for_others() and older.judged == newer.judged
+    assert older.revealed == {QUERY} and older.seq == newer.seq == 4
+    assert not newer.check_for_others() and not newer.read_only
+    assert len(read_records(path)) == 4  # looking never writes
+
+
+def test_a_file_it_cannot_read_is_not_taken_for_another_writer(tmp_path):
+    path = tmp_path / "alice.jsonl"
+    writer = _writer(path)
+    assert writer.save(QUERY, "r1", 3, "")
+    with open(path, "a", encoding="utf-8") as file:
+        file.write("hello\n")
+    assert not writer.check_for_others()
+    assert not writer.read_only and "line 2: not JSON" in writer.error
 
 
 def test_a_file_that_no_longer_fits_is_an_error_not_a_write(tmp_path):

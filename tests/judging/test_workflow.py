@@ -73,22 +73,21 @@ def _judge_the_set(folder: Path, seed: int) -> Round:
 
 
 def _expected_row(done: Round, name: str, targets: dict[tuple[str, str], int]) -> dict:
-    mine = done.final[name]
-    blind_pairs = [
-        (g, GOLD[q][d]) for (q, d), g in done.blind[name].items() if d in GOLD.get(q, {})
-    ]
+    """The row worked out here: ``judged`` from the final grades, the rest from blind ones."""
+    mine = done.blind[name]
+    blind_pairs = [(g, GOLD[q][d]) for (q, d), g in mine.items() if d in GOLD.get(q, {})]
     others = []
     for other in done.plan:
-        shared = [item for item in mine if item in done.final[other]]
+        shared = [item for item in mine if item in done.blind[other]]
         if other != name and shared:
             kappa = _kappa(
-                _calls(mine[i] for i in shared), _calls(done.final[other][i] for i in shared)
+                _calls(mine[i] for i in shared), _calls(done.blind[other][i] for i in shared)
             )
             if not math.isnan(kappa):
                 others.append(kappa)
     return {
         "assigned": len(done.plan[name]),
-        "judged": len({q for q, _ in mine} & set(done.plan[name])),
+        "judged": len({q for q, _ in done.final[name]} & set(done.plan[name])),
         "blind_agreement_reference": _kappa(
             _calls(g for g, _ in blind_pairs), _calls(r for _, r in blind_pairs)
         ),
@@ -145,8 +144,42 @@ def test_the_blind_kappa_ignores_what_was_changed_after_the_reveal(tmp_path):
         _kappa(_calls(a for a, _ in blind), _calls(b for _, b in blind))
     )
     assert row["blind_agreement_reference"] < 0
-    assert row["to_recheck"] == 0  # the final grades are the reference's
+    assert row["to_recheck"] == len(GOLD[query])  # copying the answer clears no re-check
     assert math.isnan(row["agreement_others"])  # nobody to agree with
+
+
+def test_peeking_raises_neither_the_agreement_with_the_others_nor_clears_a_recheck(tmp_path):
+    done = Round(tmp_path, assign(["ada", "bo"], ["x1"], overlap=2, folder=tmp_path))
+    docs = ["a", "b", "c", "d", "e", "f"]
+    blind = {"ada": [3, 2, 0, 0, 1, 3], "bo": [3, 0, 2, 1, 0, 3]}
+    for name, grades in blind.items():
+        for doc, grade in zip(docs, grades, strict=True):
+            done.grade(name, "x1", doc, grade)
+    decisions = tmp_path / "decisions.jsonl"
+    adjudicate([judgments_file(n, tmp_path) for n in blind], decisions).decide(
+        "x1", "b", 2, "R-PART", who="lead"
+    )
+    before = judging_status(tmp_path)
+    done.reveal("bo", "x1")
+    for doc, grade in zip(docs, blind["ada"], strict=True):
+        done.grade("bo", "x1", doc, grade, phase="after_reveal")  # bo copies ada after the reveal
+    after = judging_status(tmp_path)
+    expected = _kappa(_calls(blind["ada"]), _calls(blind["bo"]))
+    assert 0 < expected < 1
+    assert after["agreement_others"].tolist() == pytest.approx([expected, expected])
+    assert after["agreement_others"].tolist() == pytest.approx(before["agreement_others"].tolist())
+    latest = adjudicate([judgments_file(n, tmp_path) for n in blind], decisions)
+    assert latest.disagreements() == []  # adjudication reads what bo finally said
+    # the targets: the lead's 2 for b, else the grade both now give (ada's); bo's blind
+    # calls are checked against them, so copying ada clears nothing: b and c stay wrong
+    targets = dict(zip(docs, blind["ada"], strict=True)) | {"b": 2}
+    wrong = [
+        d for d, g in zip(docs, blind["bo"], strict=True) if _calls([g]) != _calls([targets[d]])
+    ]
+    assert wrong == ["b", "c"]
+    assert before.loc["bo", "to_recheck"] == 1  # c was an undecided disagreement: no target
+    assert after.loc["bo", "to_recheck"] == len(wrong)
+    assert after.loc["ada", "to_recheck"] == 0
 
 
 def test_a_folder_outside_the_judging_set_has_no_reference_kappa(tmp_path):

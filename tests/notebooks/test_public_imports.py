@@ -19,7 +19,7 @@ PACKAGE = ROOT / "mapteach"
 NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 DOCS = [ROOT / "README.md", *sorted((ROOT / "instructor").glob("*.md"))]
 #: Python in Markdown: fenced code blocks and doctest lines.
-FENCE = re.compile(r"```(?:python|py)?\n(.*?)```", re.S)
+FENCE = re.compile(r"^```(?:python|py)\n(.*?)^```", re.S | re.M)
 DOCTEST = re.compile(r"^\s*(?:>>>|\.\.\.) ?(.*)$", re.M)
 
 
@@ -52,17 +52,17 @@ def _notebook_code(path: Path) -> list[tuple[str, str]]:
 
 def _markdown_code(path: Path) -> list[tuple[str, str]]:
     text = path.read_text(encoding="utf-8")
-    blocks = [(f"block {n}", block) for n, block in enumerate(FENCE.findall(text))]
+    blocks = [
+        (f"block {n}", "\n".join(DOCTEST.findall(block)) if ">>>" in block else block)
+        for n, block in enumerate(FENCE.findall(text))
+    ]
     doctest = "\n".join(DOCTEST.findall(text))
     return [*blocks, ("doctest lines", doctest)]
 
 
 def _deep_imports(where: str, source: str) -> list[str]:
     allowed = public_paths()
-    try:
-        imported = _modules_imported(source)
-    except SyntaxError:
-        return []
+    imported = _modules_imported(source)
     return [f"{where}, line {line}: {name}" for line, name in imported if name not in allowed]
 
 
@@ -76,6 +76,13 @@ def test_notebook_code_imports_only_public_paths(path):
 def test_docs_import_only_public_paths(path):
     deep = [bad for where, code in _markdown_code(path) for bad in _deep_imports(where, code)]
     assert not deep, f"{path.name} imports from inside a package: {deep}"
+
+
+def test_markdown_code_is_found_block_by_block():
+    text = "Prose.\n\n```python\nimport mapteach.board.list_widget\n```\n\nMore prose.\n"
+    blocks = FENCE.findall(text)
+    assert blocks == ["import mapteach.board.list_widget\n"]
+    assert _deep_imports("block 0", blocks[0])
 
 
 def test_the_check_sees_a_deep_import():

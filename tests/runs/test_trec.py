@@ -17,6 +17,7 @@ import contextlib
 import gzip
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -33,7 +34,8 @@ from hypothesis import strategies as st
 
 from mapteach import evaluate
 from mapteach.runs.frames import as_qrels, as_run
-from mapteach.runs.trec import read_qrels, read_run
+from mapteach.runs.trec import read_qrels, read_run, write_trec
+from tests.budget import examples
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -789,7 +791,7 @@ def as_frame(kind: str, data: dict) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("route", ["path", "pipe", "binary", "gzip-unnamed", "dataframe", "dict"])
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(collections())
 def test_identifiers_round_trip_and_scores_equal_pytrec_eval(route, data):
     qrels, run = data
@@ -833,7 +835,7 @@ other_texts = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     texts=st.lists(st.one_of(decimal_texts, decimal_texts, other_texts), min_size=1, max_size=40),
     extra_words=st.integers(0, 2),
@@ -872,3 +874,64 @@ def test_the_fast_score_path_equals_float_bit_for_bit(texts, extra_words):
     else:
         assert scores is not None
         assert scores.tobytes() == np.array(expected, dtype=np.float64).tobytes()
+
+
+# --- writing -----------------------------------------------------------------------------
+
+UNREADABLE_IDS = {
+    "a space in the query": ("a b", "d1", "the query id is empty or holds white space"),
+    "an empty query": ("", "d1", "the query id is empty or holds white space"),
+    "a tab in the document": ("q1", "d\t1", "the document id is empty or holds white space"),
+    "an empty document": ("q1", "", "the document id is empty or holds white space"),
+    "an ideographic space": ("q1", "文\u3000档", "the document id is empty or holds white space"),
+    "a comment": ("#q", "d1", "a line starting with '#' is a comment"),
+}
+
+
+@pytest.mark.parametrize("kind", ["qrels", "run"])
+@pytest.mark.parametrize("name", UNREADABLE_IDS)
+def test_write_trec_refuses_ids_the_readers_would_not_read_back(name, kind, tmp_path):
+    query, doc, rule = UNREADABLE_IDS[name]
+    frame = pd.DataFrame(
+        {"query_id": ["q0", query], "doc_id": ["d0", doc], "relevance": [1, 2], "score": [1.0, 2.0]}
+    )
+    path = tmp_path / "out.txt"
+    named = re.escape(f"query {query!r}, document {doc!r}: {rule}")
+    with pytest.raises(ValueError, match=f"^{named}"):
+        write_trec(frame, path, kind=kind)
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("name", [name for name in UNREADABLE_IDS if "ideographic" not in name])
+def test_the_ids_refused_are_ones_read_qrels_refuses_or_loses(name, tmp_path):
+    query, doc, _ = UNREADABLE_IDS[name]
+    path = tmp_path / "hand.qrels"
+    path.write_bytes(f"q0 0 d0 1\n{query} 0 {doc} 2\n".encode())  # as a naive writer would
+    with warnings.catch_warnings(), contextlib.suppress(ValueError):
+        warnings.simplefilter("ignore")
+        read = read_qrels(path)
+        assert (query, doc) not in set(zip(read["query_id"], read["doc_id"], strict=True))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the test sets a POSIX locale")
+def test_write_trec_writes_utf8_whatever_the_locale(tmp_path):
+    path = tmp_path / "qrels.txt"
+    query, doc = "劳动仲裁", "é1"
+    code = (  # in ASCII (!a), which the C locale can pass on the command line
+        "import sys, pandas as pd\n"
+        "from mapteach.runs import write_trec\n"
+        f"frame = pd.DataFrame({{'query_id': [{query!a}], 'doc_id': [{doc!a}]}})\n"
+        "frame['relevance'] = 3\n"
+        "write_trec(frame, sys.argv[1], kind='qrels')\n"
+    )
+    env = {**os.environ, "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
+    done = subprocess.run(
+        [sys.executable, "-X", "utf8=0", "-c", code, str(path)],
+        capture_output=True,
+        env=env,
+        cwd=Path(__file__).parents[2],
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert path.read_bytes() == f"{query} 0 {doc} 3\n".encode()
+    assert read_qrels(path)["query_id"].tolist() == [query]

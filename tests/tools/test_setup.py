@@ -177,7 +177,11 @@ def test_the_other_sub_commands_run_what_the_make_targets_ran():
     assert last("answer-key", "--learner", "Ann Lee", "--lang", "zh") == (
         f"{python} tools/answer_key.py --learner 'Ann Lee' --lang zh"
     )
-    every = last("notebooks").split()
+    scratch_judgments, scratch_progress, *every = last("notebooks").split()
+    assert scratch_judgments.startswith("MAPTEACH_JUDGMENTS=") and "mapteach-notebooks-" in (
+        scratch_judgments
+    )
+    assert scratch_progress.startswith("MAPTEACH_PROGRESS=")
     assert every[:8] == [
         python,
         "-m",

@@ -11,6 +11,11 @@
 // board says so and offers the kept changes as a JSON-lines download; a later board on
 // the same file (a restarted kernel) offers to replay them. Reasons are sent as they are
 // typed (after a pause), on blur and on Enter; a new grade clears the old reason.
+//
+// One writer per file. The board asks the kernel (a ping) when its connection changes,
+// when the window gets the focus, when the tab is shown, and every few seconds while it
+// is visible. Before answering, the kernel reads the file's last line: if another board
+// wrote to the file since, this board turns read-only and shows what the file holds.
 
 const EVENTS = [
   "items", "order", "grades", "reasons", "summary", "show_reference", "scale", "key",
@@ -22,6 +27,8 @@ const ANSWER_TIMEOUT_MS = 4000;
 // The pause in typing after which a reason is sent.
 const REASON_PAUSE_MS = 400;
 const STORE_PREFIX = "mapteach-judging:";
+// How often a visible board asks the kernel whether another board wrote to its file.
+const LOOK_EVERY_MS = 3000;
 // What a model says when its connection to the kernel changes or closes.
 const CONNECTION_EVENTS = ["comm_live_update", "comm:close"].join(" ");
 const RECORD_FIELDS = ["annotator", "query", "doc", "grade", "reason", "time", "guideline",
@@ -142,7 +149,8 @@ function watch(model, view) {
   }, ANSWER_TIMEOUT_MS + 50);
 }
 
-// Ask the kernel whether it is still there (its connection changed); it answers "pong".
+// Ask the kernel whether it is still there and the file as this board knows it; it
+// answers "pong" once the board shows what the file holds.
 function ask(model, view) {
   view.asked = Date.now();
   try {
@@ -151,6 +159,12 @@ function ask(model, view) {
     view.lost = true;
   }
   watch(model, view);
+}
+
+// Ask again (has another board written the file?) when this tab can be seen, unless
+// the last question is still waiting for its answer.
+function look(model, view) {
+  if (document.visibilityState === "visible" && !view.asked) ask(model, view);
 }
 
 function answered(model, view, message) {
@@ -484,14 +498,21 @@ function render({ model, el: host }) {
   const redraw = () => draw(model, view);
   const check = () => ask(model, view);
   const answer = (message) => answered(model, view, message);
+  const again = () => look(model, view);
   model.on(EVENTS, redraw);
   model.on(CONNECTION_EVENTS, check);
   model.on("msg:custom", answer);
+  window.addEventListener("focus", again);
+  document.addEventListener("visibilitychange", again);
+  const looking = window.setInterval(again, LOOK_EVERY_MS);
   redraw();
   return () => {
     model.off(EVENTS, redraw);
     model.off(CONNECTION_EVENTS, check);
     model.off("msg:custom", answer);
+    window.removeEventListener("focus", again);
+    document.removeEventListener("visibilitychange", again);
+    window.clearInterval(looking);
     window.clearTimeout(view.timer);
     view.rows.forEach((row) => window.clearTimeout(row.pause));
   };
