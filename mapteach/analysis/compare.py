@@ -39,6 +39,10 @@ __all__ = [
 ]
 
 
+#: The summary's counts, shown as whole numbers.
+_COUNTS = ("queries", "b_better", "b_worse", "same")
+
+
 @dataclass(frozen=True)
 class RunComparison:
     """Per-query scores of systems A and B on one measure, and what they say.
@@ -107,12 +111,18 @@ class RunComparison:
         """The summary's display form: headers in the current language (or ``lang``),
         floats rounded to ``digits``; the values of :attr:`summary`.
 
+        The counts (``queries``, ``b_better``, ``b_worse``, ``same``) are shown as
+        whole numbers.
+
         >>> from mapteach.analysis import compare_scores
         >>> shown = compare_scores([0.2, 0.4], [0.3, 0.6]).display(lang="zh")
-        >>> shown.index[2], float(shown.iloc[2])
-        ('平均差值（B - A）', 0.15)
+        >>> shown.index[2], float(shown.iloc[2]), shown.iloc[6]
+        ('平均差值（B - A）', 0.15, 2)
         """
-        return self.summary.display(lang=lang, digits=digits)
+        shown = self.summary.display(lang=lang, digits=digits).astype(object)
+        for key in _COUNTS:
+            shown.iloc[self.summary.index.get_loc(key)] = int(self.summary[key])
+        return shown
 
     def __str__(self) -> str:
         lines = [f"{key}: {value:.4g}" for key, value in self.display(digits=None).items()]

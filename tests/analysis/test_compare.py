@@ -117,6 +117,9 @@ def test_the_summary_is_shown_in_chinese_with_the_same_values():
     english = result.display()
     assert english.index[3] == "sd of deltas" and english.index[-1] == "p (sign test)"
     assert list(result.summary.index) == SUMMARY_KEYS  # the machine form is untouched
+    counts = [english[key] for key in ("number of queries", "B better", "B worse", "same")]
+    assert all(type(count) is int for count in counts)
+    assert sum(counts[1:]) == counts[0] == 30
 
 
 def test_a_comparison_of_systems_is_shown_in_chinese_with_the_same_values():
