@@ -43,9 +43,16 @@ GRAPH: dict[str, set[str]] = {
     "runs": {"metrics"},
     "explain": {"metrics", "plots", "fonts"},
     "analysis": {"metrics", "runs", "explain", "plots", "fonts"},
-    "exercises.answers": set(),
-    "exercises.misconceptions": {"metrics", "exercises.answers"},
-    "articles": {"metrics", "explain", "exercises.misconceptions"},
+    "exercises.mistakes": set(),
+    "exercises.answers": {"exercises.mistakes"},
+    "exercises.mistakes_ranking": {"metrics", "explain", "exercises.mistakes"},
+    "exercises.mistakes_precision": {"metrics", "exercises.mistakes", "exercises.mistakes_ranking"},
+    "exercises.mistakes_map": {"metrics", "exercises.mistakes", "exercises.mistakes_ranking"},
+    "exercises.mistakes_beyond": {"metrics", "explain", "exercises.mistakes"},
+    "exercises.mistakes_graded": {"metrics", "exercises.mistakes"},
+    "exercises.mistakes_pooling": {"metrics", "exercises.mistakes"},
+    "exercises.mistakes_agreement": {"metrics", "exercises.mistakes"},
+    "articles": {"metrics", "explain", "exercises.mistakes", "exercises.mistakes_ranking"},
     "board": {"metrics", "explain", "articles", "plots", "fonts"},
     "judging": {"metrics", "runs", "explain", "log"},
     "classroom": {"log"},
@@ -136,9 +143,9 @@ def test_the_layering_check_sees_an_import_against_the_graph(tmp_path):
     assert _imports(bad) == [(2, "mapteach.board.ranking_board")]
     assert not _may_import("metrics.average_precision", "board.ranking_board")
     assert not _may_import("articles.slips", "exercises.widgets")
-    assert _may_import("articles.slips", "exercises.misconceptions")
+    assert _may_import("articles.slips", "exercises.mistakes_ranking")
     assert not _may_import("exercises.answers", "exercises.widgets")
-    assert not _may_import("exercises.misconceptions", "exercises.factories_ap")
+    assert not _may_import("exercises.mistakes_ranking", "exercises.factories_ap")
     assert _may_import("exercises.widgets", "exercises.answers")
     assert not DISPLAY_NAME.search("factories_ap") and DISPLAY_NAME.search("judging_board")
 

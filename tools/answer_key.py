@@ -6,7 +6,10 @@ Each notebook's code cells run in a fresh Python process (``MPLBACKEND=Agg``, th
 notebook's folder as the working directory), inside
 :func:`mapteach.exercises.registry.collect_exercises`; every exercise made there is
 read back: its prompt, its answer, its worked solution, and each misconception it
-recognises with the feedback a learner gets for it. Nothing is typed by hand: the
+recognises (its name, value, explanation, whether it is another convention) with the
+feedback a learner gets for it, what the exercise was built from (``measure``,
+``mistake_kind``, ``data``) and the verdict on unreadable input. Formulas show as
+MathML, as the exercises show them. Nothing is typed by hand: the
 answer is the exercise's own ``truth``, ``correct`` option or solved arrangement,
 and the key checks each with the exercise's own ``check`` (``self_check``).
 With ``--learner`` the key is that learner's: ``mapteach.learner(NAME)`` is set
@@ -37,6 +40,7 @@ import mapteach
 from mapteach.exercises import (
     ArrangeExercise, ChoiceExercise, NumberExercise, collect_exercises,
 )
+from mapteach.exercises.widgets import feedback_html
 
 path, learner = sys.argv[1], sys.argv[2]
 notebook = json.load(open(path, encoding="utf-8"))
@@ -50,38 +54,59 @@ with collect_exercises() as made:
 
 def text(feedback):
     return {"status": feedback.status, "message": feedback.message,
-            "misconception": feedback.misconception}
+            "html": feedback_html(feedback.message), "misconception": feedback.misconception,
+            "mistakes": list(feedback.mistakes), "convention": feedback.convention}
 
+def number(exercise):
+    shown = lambda value: f"{value:.{exercise.decimals}f}"
+    answer = shown(exercise.truth)
+    return {
+        "answer": answer,
+        "self_check": text(exercise.check(answer)),
+        "unreadable": text(exercise.check("abc")),
+        "misconceptions": [
+            {"name": wrong.name, "value": shown(wrong.value),
+             "explanation": wrong.explanation, "convention": wrong.convention,
+             "feedback": text(exercise.check(shown(wrong.value)))}
+            for wrong in exercise.misconceptions
+        ],
+    }
+
+def choice(exercise):
+    return {
+        "answer": exercise.correct,
+        "self_check": text(exercise.check(exercise.correct)),
+        "options": [
+            {"option": option, "reply": exercise.replies[option],
+             "html": feedback_html(exercise.replies[option]),
+             "correct": option == exercise.correct}
+            for option in exercise.options
+        ],
+        "misconceptions": [
+            {"name": option, "value": option, "explanation": exercise.replies[option],
+             "convention": False, "feedback": text(exercise.check(option))}
+            for option in exercise.options if option != exercise.correct
+        ],
+    }
+
+def arrange(exercise):
+    solved = exercise.solve()
+    return {
+        "answer": str(solved),
+        "targets": exercise.targets,
+        "readout": exercise.readout,
+        "self_check": text(exercise.check(solved)) if solved else None,
+        "misconceptions": [],
+    }
+
+READ = ((NumberExercise, number), (ChoiceExercise, choice), (ArrangeExercise, arrange))
 found = []
 for exercise in made:
     item = {"key": exercise.key, "kind": exercise.kind, "prompt": exercise.prompt,
-            "solution": exercise.solution, "lang": exercise.lang}
-    if isinstance(exercise, NumberExercise):
-        answer = f"{exercise.truth:.{exercise.decimals}f}"
-        item["answer"] = answer
-        item["self_check"] = text(exercise.check(answer))
-        item["misconceptions"] = [
-            {"name": name, "value": f"{value:.{exercise.decimals}f}",
-             "feedback": text(exercise.check(f"{value:.{exercise.decimals}f}"))}
-            for name, value, _explanation in exercise.misconceptions
-        ]
-    elif isinstance(exercise, ChoiceExercise):
-        item["answer"] = exercise.correct
-        item["self_check"] = text(exercise.check(exercise.correct))
-        item["options"] = [
-            {"option": option, "reply": reply, "correct": option == exercise.correct}
-            for option, reply in exercise.replies.items()
-        ]
-        item["misconceptions"] = [
-            {"name": option, "value": option, "feedback": text(exercise.check(option))}
-            for option in exercise.replies if option != exercise.correct
-        ]
-    elif isinstance(exercise, ArrangeExercise):
-        solved = exercise.solve()
-        item["answer"] = str(solved)
-        item["targets"] = exercise.targets
-        item["self_check"] = text(exercise.check(solved)) if solved else None
-        item["misconceptions"] = []
+            "solution": exercise.solution, "lang": exercise.lang,
+            "measure": exercise.measure, "data": exercise.data,
+            "mistake_kind": exercise.mistake_kind}
+    item.update(next(read for cls, read in READ if isinstance(exercise, cls))(exercise))
     found.append(item)
 print(json.dumps(found, ensure_ascii=False))
 """
@@ -121,35 +146,70 @@ section.exercise { border: 1px solid #ccc; border-radius: 6px; padding: 0.5rem 1
 .answer { font-weight: bold; color: #1a7f37; }
 table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 0.2rem 0.5rem; }
 .key { color: #666; font-family: monospace; }
+math[display="block"] { margin: 0.4em 0; }
+.built, .readout { color: #444; font-size: 0.9em; }
 """
 
 
 def _table(kind: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    """An HTML table of escaped cells."""
-    cells = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
-    )
+    """An HTML table; each cell is HTML already (escape text before)."""
+    cells = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     return f'<table class="{kind}"><tr>{head}</tr>{cells}</table>'
 
 
+def _built_from(item: dict[str, Any]) -> str:
+    """What the exercise was built from: its measure, its mistake kind and its data."""
+    shown = [
+        f"{name}: <code>{html.escape(json.dumps(item[field], ensure_ascii=False))}</code>"
+        for name, field in (
+            ("measure", "measure"),
+            ("mistakes of", "mistake_kind"),
+            ("data", "data"),
+        )
+        if item.get(field) is not None
+    ]
+    return f'<p class="built">{" · ".join(shown)}</p>' if shown else ""
+
+
+def _mistakes_table(item: dict[str, Any]) -> str:
+    rows = [
+        (
+            html.escape(m["name"]) + (" <i>(convention)</i>" if m["convention"] else ""),
+            html.escape(m["value"]),
+            html.escape(m["feedback"]["status"]),
+            m["feedback"]["html"],
+        )
+        for m in item["misconceptions"]
+    ]
+    if item.get("unreadable"):
+        verdict = item["unreadable"]
+        rows.append(("<i>unreadable input</i>", "abc", verdict["status"], verdict["html"]))
+    return _table("misconceptions", ("mistake", "answer", "status", "feedback"), rows)
+
+
 def _exercise_html(item: dict[str, Any]) -> str:
     key = html.escape(item["key"] or "(no key)")
+    anchor = f' id="{key}" data-key="{key}"' if item["key"] else ""
     parts = [
-        f'<section class="exercise" id="{key}" data-key="{key}">',
+        f'<section class="exercise"{anchor}>',
         f'<h3><span class="key">{key}</span> · {html.escape(item["kind"])}</h3>',
         f'<div class="prompt">{item["prompt"]}</div>',
         f'<p>Answer / 答案: <span class="answer">{html.escape(str(item["answer"]))}</span></p>',
+        _built_from(item),
         f'<div class="solution">{item["solution"]}</div>',
     ]
     if item.get("options"):
-        rows = [("✔" if o["correct"] else "", o["option"], o["reply"]) for o in item["options"]]
+        rows = [
+            ("✔" if o["correct"] else "", html.escape(o["option"]), o["html"])
+            for o in item["options"]
+        ]
         parts.append(_table("options", ("", "option", "feedback"), rows))
-    elif item.get("misconceptions"):
-        rows = [(m["name"], m["value"], m["feedback"]["message"]) for m in item["misconceptions"]]
-        parts.append(_table("misconceptions", ("misconception", "answer", "feedback"), rows))
+    elif item.get("misconceptions") or item.get("unreadable"):
+        parts.append(_mistakes_table(item))
     if item.get("targets"):
         parts.append(f"<p>targets: {html.escape(json.dumps(item['targets']))}</p>")
+        parts.append(f'<p class="readout">start: {html.escape(item["readout"])}</p>')
     parts.append("</section>")
     return "\n".join(parts)
 

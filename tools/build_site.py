@@ -13,7 +13,8 @@ scripts (require.js, MathJax, Mermaid, the widget manager) are left out.
 Math: every ``$...$``, ``$$...$$``, ``\\(...\\)``, ``\\[...\\]`` and LaTeX environment of
 markdown cells, ``text/markdown`` outputs, ``text/html`` outputs (the exercises' folded
 solutions hold the AP arithmetic) and ``text/latex`` outputs is converted at build time to
-MathML with ``latex2mathml``, which Chromium, Firefox and Safari render natively. Chosen
+MathML with ``latex2mathml`` (through :func:`mapteach.exercises.math_markup.tex_to_mathml`,
+the exercises' own converter), which Chromium, Firefox and Safari render natively. Chosen
 over bundling MathJax because:
 
 - it needs nothing beyond PyPI and Python, which ``make`` already requires (MathJax would
@@ -49,9 +50,10 @@ import jinja2
 import markupsafe
 import nbformat
 from bs4 import BeautifulSoup, NavigableString
-from latex2mathml.converter import convert as latex_to_mathml
 from nbconvert import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+from mapteach.exercises.math_markup import MathMarkupError, tex_to_mathml
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -256,10 +258,8 @@ class _MathCounter:
     def mathml(self, tex: str, *, display: bool) -> str:
         source = tex.strip()
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                markup = latex_to_mathml(source, display="block" if display else "inline")
-        except Exception:  # latex2mathml raises its own errors, and others on odd input
+            markup = tex_to_mathml(source, display=display)
+        except MathMarkupError:  # including a command latex2mathml would keep as text
             self.fallbacks.append((self.where, source))
             delimiter = "$$" if display else "$"
             text = html.escape(f"{delimiter}{source}{delimiter}", quote=False)

@@ -1,8 +1,10 @@
 """Keep mapteach's message catalogue: extract, merge translations, compile, check.
 
     python tools/i18n.py extract            list every message the workbook shows (msgid, where)
-    python tools/i18n.py merge PART.json... add translations ({msgid: msgstr}) to the .po, drop
-                                            unused entries, compile the .mo, report what is missing
+    python tools/i18n.py merge PART.json... add translations ({msgid: msgstr}, and for a plural
+                                            {singular: {"plural": plural, "zh": msgstr}}) to the
+                                            .po, drop unused entries, compile the .mo, report what
+                                            is missing
     python tools/i18n.py part PART.json WHERE...
                                             list the messages shown from files whose path contains
                                             a WHERE that PART.json lacks or mistranslates
@@ -12,11 +14,14 @@
 Messages come from every ``tr(...)``/``N_(...)`` call in the package and in the English
 notebooks' code cells (Babel's Python extractor), and from the values of the JSON data
 files (``mapteach/*/data/*.json``) under the keys that ``mapteach.judging.guideline`` and
-``mapteach.articles.loader`` name in their ``TRANSLATED_KEYS``.
+``mapteach.articles.loader`` name in their ``TRANSLATED_KEYS``. An ``ngettext(singular,
+plural, n)`` call is a plural message: its id is the pair ``(singular, plural)``, and
+Chinese, with one plural form, translates it once, keeping the plural's placeholders.
 """
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import string
@@ -35,15 +40,20 @@ PACKAGE = ROOT / "mapteach"
 NOTEBOOKS = ROOT / "notebooks"
 PO = PACKAGE / "i18n" / "locale" / "zh" / "LC_MESSAGES" / "mapteach.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"tr": None, "N_": None}
+KEYWORDS = {"tr": None, "N_": None, "ngettext": (1, 2)}
+
+#: A message's id: its English text, or for a plural message (singular, plural).
+MessageId = str | tuple[str, str]
 
 
-def _from_python(source: bytes, where: str) -> Iterator[tuple[str, str]]:
+def _from_python(source: bytes, where: str) -> Iterator[tuple[MessageId, str]]:
     for line, message, _comments, _context in extract(
         "python", io.BytesIO(source), keywords=KEYWORDS
     ):
         if isinstance(message, str) and message:
             yield message, f"{where}:{line}"
+        elif isinstance(message, tuple) and len(message) == 2 and all(message):
+            yield (str(message[0]), str(message[1])), f"{where}:{line}"
 
 
 def _json_strings(value: object, keys: frozenset[str], under: str | None = None) -> Iterator[str]:
@@ -68,9 +78,9 @@ def _translated_keys() -> frozenset[str]:
     return frozenset(ARTICLE_KEYS | JUDGING_KEYS)
 
 
-def messages() -> dict[str, list[str]]:
+def messages() -> dict[MessageId, list[str]]:
     """Every message the workbook shows, with the places that show it."""
-    found: dict[str, list[str]] = {}
+    found: dict[MessageId, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for message, where in _from_python(path.read_bytes(), str(path.relative_to(ROOT))):
             found.setdefault(message, []).append(where)
@@ -103,43 +113,120 @@ def load() -> Catalog:
         return read_po(handle)
 
 
-def problems(catalog: Catalog, found: dict[str, list[str]]) -> list[str]:
+def _plural_problems(msgid: tuple[str, str], forms: object) -> list[str]:
+    """What is wrong with a plural entry: an empty form, or placeholders that differ.
+
+    Every form of the translation keeps the English plural's placeholders; the English
+    singular uses no placeholder the plural lacks (it may leave out the count, ``{n}``).
+    """
+    singular, plural = msgid
+    strings = forms if isinstance(forms, tuple) else (forms,)
+    if not all(strings):
+        return [f"missing: {msgid!r}"]
+    wrong = [
+        f"placeholders differ: {msgid!r} -> {form!r}"
+        for form in strings
+        if placeholders(str(form)) != placeholders(plural)
+    ]
+    extra = placeholders(singular) - placeholders(plural)
+    if extra:
+        wrong.append(f"singular has placeholders the plural lacks: {msgid!r}: {sorted(extra)}")
+    return wrong
+
+
+def problems(catalog: Catalog, found: dict[MessageId, list[str]]) -> list[str]:
     """Every way the catalogue disagrees with the messages the workbook shows."""
     wrong = []
     entries = {message.id: message for message in catalog if message.id}
     for msgid, places in found.items():
         entry = entries.get(msgid)
-        if entry is None or not entry.string:
+        if entry is None or not _first(entry.string):
             wrong.append(f"missing: {msgid!r} ({places[0]})")
         elif entry.fuzzy:
             wrong.append(f"fuzzy: {msgid!r}")
+        elif isinstance(msgid, tuple):
+            wrong += _plural_problems(msgid, entry.string)
         elif placeholders(msgid) != placeholders(str(entry.string)):
             wrong.append(f"placeholders differ: {msgid!r} -> {entry.string!r}")
     wrong += [f"unused: {msgid!r}" for msgid in entries if msgid not in found]
+    wrong += [
+        f"both a message and a plural's singular: {msgid[0]!r}"
+        for msgid in found
+        if isinstance(msgid, tuple) and msgid[0] in found
+    ]
     return wrong
 
 
 def write(catalog: Catalog) -> None:
     with PO.open("wb") as handle:
         write_po(handle, catalog, width=0, sort_output=False, omit_header=False)
+    # Babel compiles an untranslated plural to its English singular for every count;
+    # left out, gettext falls back to English, singular or plural as the count asks
+    compiled = copy.deepcopy(catalog)
+    for message in list(compiled):
+        if isinstance(message.id, tuple) and not _first(message.string):
+            del compiled[message.id]
     with MO.open("wb") as handle:
-        write_mo(handle, catalog)
+        write_mo(handle, compiled)
+
+
+def _part_entries(part: Path) -> Iterator[tuple[str, str | None, str]]:
+    """The (msgid, plural or None, msgstr) of a translation part's entries."""
+    for msgid, value in json.loads(part.read_text(encoding="utf-8")).items():
+        if isinstance(value, dict):
+            yield msgid, value.get("plural"), value.get("zh", "")
+        else:
+            yield msgid, None, value
 
 
 def merge(parts: list[Path]) -> Catalog:
     found = messages()
+    plurals = {msgid[0]: msgid[1] for msgid in found if isinstance(msgid, tuple)}
     old = load() if PO.exists() else Catalog(locale="zh_Hans_CN", domain="mapteach")
-    known = {message.id: str(message.string) for message in old if message.id and message.string}
+    known = {
+        _singular(message.id): _first(message.string)
+        for message in old
+        if message.id and _first(message.string)
+    }
     for part in parts:
-        for msgid, msgstr in json.loads(part.read_text(encoding="utf-8")).items():
-            if msgid in known and known[msgid] != msgstr and msgstr:
-                print(f"{part.name}: replaces {known[msgid]!r} with {msgstr!r}", file=sys.stderr)
+        for english, plural, msgstr in _part_entries(part):
+            if plural is not None and english in plurals and plurals[english] != plural:
+                print(f"{part.name}: {english!r}'s plural is {plurals[english]!r}", file=sys.stderr)
+            if english in known and known[english] != msgstr and msgstr:
+                print(f"{part.name}: replaces {known[english]!r} with {msgstr!r}", file=sys.stderr)
             if msgstr:
-                known[msgid] = msgstr
+                known[english] = msgstr
     catalog = Catalog(locale="zh_Hans_CN", domain="mapteach", project="mapteach", charset="utf-8")
     for msgid, places in found.items():
-        catalog.add(msgid, known.get(msgid, ""), locations=[(place, None) for place in places[:3]])
+        translated = known.get(_singular(msgid), "")
+        string = (translated,) if isinstance(msgid, tuple) else translated
+        catalog.add(msgid, string, locations=[(place, 0) for place in places[:3]])
     return catalog
+
+
+def _singular(msgid: object) -> str:
+    return str(msgid[0] if isinstance(msgid, tuple | list) else msgid)
+
+
+def _first(msgstr: object) -> str:
+    return str(msgstr[0] if isinstance(msgstr, tuple) else msgstr or "")
+
+
+def _part_problems(
+    part: dict[str, object], found: dict[MessageId, list[str]], where: list[str]
+) -> Iterator[str]:
+    """What a translation part lacks or mistranslates among the messages shown from ``where``."""
+    for msgid, places in found.items():
+        if not any(fragment in place for place in places for fragment in where):
+            continue
+        value = part.get(_singular(msgid))
+        msgstr = value.get("zh", "") if isinstance(value, dict) else value
+        if not msgstr:
+            yield f"missing: {msgid!r} ({places[0]})"
+        elif isinstance(msgid, tuple):
+            yield from _plural_problems(msgid, str(msgstr))
+        elif placeholders(msgid) != placeholders(str(msgstr)):
+            yield f"placeholders differ: {msgid!r} -> {msgstr!r}"
 
 
 def main(argv: list[str]) -> int:
@@ -158,12 +245,8 @@ def main(argv: list[str]) -> int:
     if command == "part":
         part_path, *where = rest
         part = json.loads(Path(part_path).read_text(encoding="utf-8"))
-        for msgid, places in messages().items():
-            if any(fragment in place for place in places for fragment in where):
-                if not part.get(msgid):
-                    print(f"missing: {msgid!r} ({places[0]})")
-                elif placeholders(msgid) != placeholders(part[msgid]):
-                    print(f"placeholders differ: {msgid!r} -> {part[msgid]!r}")
+        for line in _part_problems(part, messages(), where):
+            print(line)
         return 0
     if command == "compile":
         write(load())

@@ -44,7 +44,7 @@ import pandas as pd
 from mapteach.articles.examples import ARTICLES, RankingExample, get_example
 from mapteach.articles.functions import article_000_map, article_001_map, trec_eval_map
 from mapteach.articles.loader import Reader, read_data
-from mapteach.exercises.misconceptions import final_hits_in_every_numerator
+from mapteach.exercises.mistakes_ranking import final_hits_in_every_numerator
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
 from mapteach.metrics import average_precision, ndcg_at_k, precision_at_k, recall_at_k

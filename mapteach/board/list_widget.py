@@ -56,6 +56,7 @@ def list_texts(lang: str) -> dict[str, str]:
                 "Drag a result, or focus it and press Alt+Arrow Up/Down to move it. "
                 "Click it or press Space to mark it relevant."
             ),
+            "help_fixed": tr("Drag a result, or focus it and press ↑/↓, to move it."),
             "example": tr("Example"),
             "example_aria": tr("Load a worked example"),
             "reset": tr("Reset"),
@@ -169,6 +170,10 @@ class RankingList(anywidget.AnyWidget):
         Draw the interpolated precision curve too (on a :class:`RankingBoard`).
     compact : bool, default False
         Hide the controls (used in the multi-query board).
+    fixed_relevance : bool, default False
+        Results can only be moved: a click, Space or Enter marks nothing, ↑/↓ move the
+        focused result, and a change of any result's relevance is refused (the
+        arrangement exercises, whose relevance is given).
     query_name : str, optional
         Shown above the list.
     lang : {"en", "zh"}, optional
@@ -205,6 +210,7 @@ class RankingList(anywidget.AnyWidget):
     preset = traitlets.Unicode("").tag(sync=True)
     reset_request = traitlets.Int(0).tag(sync=True, echo_update=False)
     compact = traitlets.Bool(False).tag(sync=True)
+    fixed_relevance = traitlets.Bool(False, read_only=True).tag(sync=True)
     query_name = traitlets.Unicode("").tag(sync=True)
     heading = traitlets.Unicode("", read_only=True).tag(sync=True)
     texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
@@ -219,6 +225,7 @@ class RankingList(anywidget.AnyWidget):
         k: int | None = None,
         interpolated: bool = False,
         compact: bool = False,
+        fixed_relevance: bool = False,
         query_name: str = "",
         lang: str | None = None,
         **kwargs: Any,
@@ -249,6 +256,7 @@ class RankingList(anywidget.AnyWidget):
             texts=list_texts(self.lang),
             **kwargs,
         )
+        self.set_trait("fixed_relevance", bool(fixed_relevance))
 
     def _menu(self) -> list[list[str]]:
         """The preset menu's entries, [name, title], in the list's language."""
@@ -307,7 +315,24 @@ class RankingList(anywidget.AnyWidget):
                         )
                     )
                 seen[item["doc"]] = index
+        self._check_fixed_relevance(proposal.value)
         return proposal.value
+
+    def _check_fixed_relevance(self, items: list[dict[str, Any]]) -> None:
+        """With ``fixed_relevance``, refuse a change of relevance: only the order may change."""
+        if not self.fixed_relevance:
+            return
+        given = {item["doc"]: item["relevant"] for item in self._origin.items}
+        changed = [item["doc"] for item in items if given.get(item["doc"]) != item["relevant"]]
+        if changed or len(items) != len(given):
+            raise RankingError(
+                tr(
+                    "This list's relevance is fixed: its results can be moved, not marked or "
+                    "replaced; got a change to {docs}.",
+                    lang=self.lang,
+                    docs=", ".join(map(repr, changed)) or tr("the results", lang=self.lang),
+                )
+            )
 
     @traitlets.validate("n_unretrieved", "k")
     def _check_count(self, proposal: traitlets.Bunch) -> int:
@@ -426,7 +451,25 @@ class RankingList(anywidget.AnyWidget):
         self.items = items
 
     def toggle(self, doc: str) -> None:
-        """Flip result ``doc`` between relevant and not relevant, as a click does."""
+        """Flip result ``doc`` between relevant and not relevant, as a click does.
+
+        Raises
+        ------
+        RankingError
+            If the list's relevance is fixed (``fixed_relevance=True``).
+
+        Examples
+        --------
+        >>> from mapteach.board import RankingList
+        >>> ranking = RankingList([0, 1], fixed_relevance=True)
+        >>> ranking.move("d2", 1); ranking.labels
+        [1, 0]
+        >>> ranking.toggle("d1")
+        Traceback (most recent call last):
+        ...
+        mapteach.board.list_widget.RankingError: This list's relevance is fixed: its results can \
+be moved, not marked or replaced; got a change to 'd1'.
+        """
         index = self._rank_of(doc)
         items = [dict(item) for item in self.items]
         items[index]["relevant"] = not items[index]["relevant"]

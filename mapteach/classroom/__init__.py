@@ -9,8 +9,10 @@ from mapteach._lazy import public_path
 EXPORTS = {
     "CorruptLineWarning": "progress_log",
     "FIELDS": "progress_log",
+    "RETIRED_VERDICTS": "progress_log",
     "TruncatedLineWarning": "progress_log",
     "VERDICTS": "progress_log",
+    "current_group": "identity",
     "forget_learner": "identity",
     "learner": "identity",
     "merge_progress": "progress_log",

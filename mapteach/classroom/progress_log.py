@@ -6,9 +6,12 @@ Each time an exercise checks an answer, :func:`record_check` appends one line::
      "answer": "0.8056", "verdict": "correct", "time": "2026-11-30T14:00:00Z"}
 
 Every field is a string: ``verdict`` is one of :data:`VERDICTS`, ``time`` is ISO 8601
-in UTC with whole seconds and ``Z`` (files written before, with ``+00:00``, read the
-same). :func:`progress` turns the lines into one row per exercise (attempts, last
-answer, passed or pending); an instructor merges the files the learners hand in with
+in UTC with whole seconds and ``Z`` (``+00:00`` in older files reads the same). A
+learner in a group (``learner(name, group=...)``) also gets a ``"group"``, which decides
+the exercise's variant. An unreadable answer is no attempt and never recorded; older
+files' ``"invalid"`` lines (:data:`RETIRED_VERDICTS`) read, but do not count.
+:func:`progress` turns the lines into one row per exercise (attempts, last answer,
+passed or pending); an instructor merges the files the learners hand in with
 :func:`merge_progress` or ``python -m mapteach progress``.
 
 Who and where
@@ -59,13 +62,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import mapteach.log as log
-from mapteach.classroom.identity import check_name, current_learner
+from mapteach.classroom.identity import check_group, check_name, current_group, current_learner
 from mapteach.i18n import N_, tr
 from mapteach.log import CorruptLineWarning, TruncatedLineWarning
 from mapteach.sources import source_name
 
 __all__ = [
     "FIELDS",
+    "RETIRED_VERDICTS",
     "VERDICTS",
     "CorruptLineWarning",
     "TruncatedLineWarning",
@@ -86,8 +90,16 @@ if TYPE_CHECKING:
 FIELDS: tuple[str, ...] = ("learner", "notebook", "exercise", "answer", "verdict", "time")
 
 
+#: The field a check in a group has besides :data:`FIELDS`, written last.
+GROUP_FIELD = "group"
+
+
 #: Every verdict a check can record.
-VERDICTS: tuple[str, ...] = ("correct", "incomplete", "incorrect", "invalid")
+VERDICTS: tuple[str, ...] = ("correct", "incomplete", "incorrect")
+
+
+#: Verdicts older files hold that are no longer written: read, but not attempts.
+RETIRED_VERDICTS: tuple[str, ...] = ("invalid",)
 
 
 #: The columns of :func:`progress` (:func:`merge_progress` puts ``learner`` first).
@@ -167,6 +179,14 @@ def _text_field(field: str, value: object, *, empty: bool = False) -> str:
 
 
 def _check_verdict(verdict: object) -> str:
+    if verdict in ("unreadable", "empty"):
+        raise ValueError(
+            tr(
+                "verdict {verdict!r} is never recorded: an answer that could not be read, "
+                "or no answer, is not an attempt.",
+                verdict=verdict,
+            )
+        )
     if verdict not in VERDICTS:
         raise ValueError(
             tr(
@@ -185,6 +205,7 @@ def record_check(
     verdict: str,
     *,
     learner: str | None = None,
+    group: str | None = None,
     path: str | os.PathLike[str] | None = None,
 ) -> dict[str, str]:
     """Append one checked answer to the progress file, flushed to disk; return the record.
@@ -195,11 +216,14 @@ def record_check(
         Which exercise was checked (non-empty).
     answer : str
         What the learner typed, exactly (any text; may be empty).
-    verdict : {"correct", "incomplete", "incorrect", "invalid"}
-        What the check said.
+    verdict : {"correct", "incomplete", "incorrect"}
+        What the check said (an ``"unreadable"`` or ``"empty"`` answer is no attempt).
     learner : str, optional
         Whose answer it was (default: :func:`~mapteach.classroom.identity.learner`'s
         name; ``""``, anonymous, when none is set: the check is recorded all the same).
+    group : str, optional
+        The learner's group (default: :func:`~mapteach.classroom.identity.current_group`);
+        none, no ``"group"`` field.
     path : path, optional
         The file (default: :func:`progress_file`). It and its folder are created.
 
@@ -213,8 +237,8 @@ def record_check(
     TypeError
         If a field is not a string.
     ValueError
-        If the notebook, the exercise or a given learner name is empty, or the
-        verdict is unknown.
+        If the notebook, the exercise or a given learner or group name is empty, or
+        the verdict is unknown or not an attempt (``"unreadable"``, ``"empty"``).
 
     Notes
     -----
@@ -245,6 +269,9 @@ def record_check(
         "verdict": _check_verdict(verdict),
         "time": log.now(),
     }
+    team = current_group() if group is None else check_group(group)
+    if team is not None:
+        record[GROUP_FIELD] = team
     log.append(progress_file() if path is None else Path(path).expanduser(), record, PROGRESS)
     return record
 
@@ -254,13 +281,16 @@ def record_check(
 
 def _check_fields(record: Any, where: str) -> None:
     """Raise unless ``record`` is an object with exactly the fields of a check, all strings."""
+    fields = (
+        (*FIELDS, GROUP_FIELD) if isinstance(record, dict) and GROUP_FIELD in record else FIELDS
+    )
     log.check_object(
         record,
         where,
-        FIELDS,
+        fields,
         N_("{where}: not a check (missing fields {missing}, unknown fields {extra})."),
     )
-    for field in FIELDS:
+    for field in fields:
         if not isinstance(record[field], str):
             raise ValueError(
                 tr(
@@ -276,16 +306,16 @@ def _check_fields(record: Any, where: str) -> None:
 def _check(record: Any, where: str) -> dict[str, str]:
     """The check ``record`` (at ``where``, a file and line) holds; a ValueError if none."""
     _check_fields(record, where)
-    for field in ("notebook", "exercise"):
-        if not record[field].strip():
+    for field in ("notebook", "exercise", GROUP_FIELD):
+        if field in record and not record[field].strip():
             raise ValueError(tr("{where}: field {field!r} is empty.", where=where, field=field))
-    if record["verdict"] not in VERDICTS:
+    if record["verdict"] not in (*VERDICTS, *RETIRED_VERDICTS):
         raise ValueError(
             tr(
                 "{where}: verdict {verdict!r} is not one of {verdicts}.",
                 where=where,
                 verdict=record["verdict"],
-                verdicts=", ".join(VERDICTS),
+                verdicts=", ".join((*VERDICTS, *RETIRED_VERDICTS)),
             )
         )
     if log.parse_time(record["time"]) is None:
@@ -296,7 +326,7 @@ def _check(record: Any, where: str) -> dict[str, str]:
                 time=record["time"],
             )
         )
-    return {field: record[field] for field in FIELDS}
+    return {field: record[field] for field in (*FIELDS, GROUP_FIELD) if field in record}
 
 
 #: What a progress file holds, for :mod:`mapteach.log`.
@@ -328,7 +358,9 @@ def read_progress(
     -------
     pandas.DataFrame
         Columns ``learner, notebook, exercise, answer, verdict, time`` (strings, as
-        written), ``file`` (the name it was read from) and ``line`` (1-based).
+        written), ``group`` (``""`` for a check made outside a group), ``file`` (the
+        name it was read from) and ``line`` (1-based). Lines with a retired verdict
+        (``"invalid"``) are read too.
 
     Raises
     ------
@@ -375,15 +407,18 @@ def _read(sources: Iterable[Any], skip_corrupt: bool, missing_ok: bool) -> pd.Da
         source = Path(given).expanduser() if isinstance(given, (str, os.PathLike)) else given
         name = source_name(source)
         checks = log.read(source, PROGRESS, skip_corrupt=skip_corrupt, missing_ok=missing_ok)
-        rows.extend({**record, "file": name, "line": number} for number, record in checks)
-    table = _frame(rows, [*FIELDS, "file", "line"])
-    return table.astype({**dict.fromkeys([*FIELDS, "file"], "str"), "line": "int64"})
+        rows.extend(
+            {GROUP_FIELD: "", **record, "file": name, "line": number} for number, record in checks
+        )
+    text = [*FIELDS, GROUP_FIELD, "file"]
+    return _frame(rows, [*text, "line"]).astype({**dict.fromkeys(text, "str"), "line": "int64"})
 
 
 def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
     """One row per ``by`` key: attempts, first and last time, last answer and verdict, passed.
 
     The last check is the latest by time; checks at the same time keep the order read.
+    A check with a retired verdict (:data:`RETIRED_VERDICTS`) is not an attempt.
     """
     import pandas as pd
 
@@ -393,6 +428,8 @@ def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
     ordered = checks.assign(_stamp=stamps).sort_values("_stamp", kind="stable")
     rows: dict[tuple[str, ...], dict[str, Any]] = {}
     for record in ordered.to_dict("records"):
+        if record["verdict"] in RETIRED_VERDICTS:
+            continue
         key = tuple(record[column] for column in by)
         row = rows.get(key)
         if row is None:

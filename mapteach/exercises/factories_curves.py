@@ -1,50 +1,90 @@
-"""Exercises on the precision-recall curve: interpolated precision at a recall level."""
+"""Exercises on the precision-recall curve: interpolated precision at a recall level.
+
+Built from data through :meth:`NumberExercise.from_data
+<mapteach.exercises.NumberExercise.from_data>`, as :mod:`mapteach.exercises.factories_ap`
+explains: the exercise recognises every interpolated-precision mistake of the registry.
+"""
 
 from __future__ import annotations
 
 import fractions
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from mapteach.exercises.variants import variant_rankings
+from mapteach.exercises.factories_ap import ranking_data
+from mapteach.exercises.mistakes_precision import level_text
+from mapteach.exercises.prompts import fill_prompt, ranking_fields
+from mapteach.exercises.variants import variant_data
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.pr_table import pr_curve
-from mapteach.i18n import N_, language, tr, widget_language
+from mapteach.i18n import language, tr, widget_language
+from mapteach.metrics.curves import curve_arrays, interpolated_precision
 from mapteach.metrics.validation import as_labels
 
 __all__ = ["interpolated_precision_exercise"]
 
-_RAW_AT_LEVEL = N_("gave the raw precision at the rank where recall reaches the level")
+Data = Mapping[str, Any]
 
 
-_BEST_ANYWHERE = N_("took the best precision anywhere in the list")
+def _interpolated(data: Data) -> float:
+    """Interpolated precision at the data's recall level: the best precision at that
+    recall or higher (IIR ch. 8)."""
+    recall, precision = curve_arrays(as_labels(data["labels"]), data["n_relevant"])
+    reached = recall >= data["recall"] - 1e-12
+    return float(interpolated_precision(recall, precision)[reached][0])
 
 
-def _interpolated_scores(
-    labels: Sequence[int], n_relevant: int | None, level: float
-) -> tuple[float, dict[str, float], int]:
-    """Interpolated precision at recall ``level``, each mistake's value, and the first rank
-    that reaches the level."""
-    curve = pr_curve(labels, n_relevant=n_relevant)
-    first = curve[curve["recall"] >= level - 1e-12].iloc[0]
-    wrong = {_RAW_AT_LEVEL: float(first["precision"]), _BEST_ANYWHERE: curve["precision"].max()}
-    return float(first["interpolated"]), wrong, int(first["rank"])
+def _level(recall: str | float | fractions.Fraction, data: Data) -> fractions.Fraction:
+    """The recall level asked, checked: a number from 0 to 1 that the list reaches."""
+    try:
+        level = fractions.Fraction(repr(recall) if isinstance(recall, float) else recall)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise ValueError(
+            tr("recall must be a number or a fraction such as '2/3'; got {got!r}.", got=recall)
+        ) from None
+    found, r = sum(data["labels"]), data["n_relevant"]
+    top = fractions.Fraction(found, r) if r else fractions.Fraction(0)
+    if not 0 <= level <= 1 or level > top or r == 0:
+        raise ValueError(
+            tr(
+                "The list never reaches recall {level}: it finds {found} of its R = {r} "
+                "relevant results, so its top recall is {top}. Ask for a recall level from 0 "
+                "to {top}.",
+                level=str(level),
+                found=found,
+                r=r,
+                top=str(top),
+            )
+        )
+    return level
 
 
 def interpolated_precision_exercise(
     labels: Sequence[int | bool],
-    recall: str | fractions.Fraction,
+    recall: str | float | fractions.Fraction,
     *,
     n_relevant: int | None = None,
+    prompt: str | None = None,
     decimals: int = 4,
     lang: str | None = None,
     key: str | None = None,
+    vary: bool = False,
 ) -> NumberExercise:
     """An exercise: interpolated precision at a recall level, read off the PR curve.
 
-    Recognises the raw precision at the first rank that reaches the level, and the
-    best precision anywhere in the list. Introduced in ``07_pr_curves``. ``key``
-    records checks and gives a named learner a list of their own, as
-    :func:`ap_exercise` does.
+    Interpolated precision at recall L is IIR's: the best precision at recall L or
+    higher. Every mistake of the registry is recognised: the raw precision where
+    recall reaches L, the best precision anywhere, looking at lower recall; trec_eval
+    9's and 10's ways of turning L into a number of relevant results are named as the
+    other conventions they are. ``exercise.data`` adds ``recall`` (L, a float) to the
+    ranking's data. Introduced in ``07_pr_curves``. ``prompt`` is a template as in
+    :func:`~mapteach.exercises.ap_exercise`, with ``{level}`` too; ``key`` and
+    ``vary`` as there.
+
+    Raises
+    ------
+    ValueError
+        If ``recall`` is not a number from 0 to the list's top recall (hits found / R).
 
     Examples
     --------
@@ -52,60 +92,46 @@ def interpolated_precision_exercise(
     >>> exercise = interpolated_precision_exercise([1, 0, 0, 1, 1, 0], "2/3")
     >>> round(exercise.truth, 4), exercise.check("0.5").misconception
     (0.6, 'gave the raw precision at the rank where recall reaches the level')
+    >>> exercise.measure
+    'IPrec@0.6666666666666666'
+    >>> interpolated_precision_exercise([1, 0, 0], "1/2", n_relevant=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: The list never reaches recall 1/2: it finds 1 of its R = 3 relevant results, \
+so its top recall is 1/3. Ask for a recall level from 0 to 1/3.
     """
     lang = widget_language(lang)
-    level = fractions.Fraction(recall)
-    [labels], _ = variant_rankings(
-        [labels],
-        None,
-        key,
-        lambda y: _interpolated_scores(y, n_relevant, float(level))[:2],
-        decimals,
-        None,
-    )
     with language(lang):
-        y = as_labels(labels).astype(int).tolist()
-        answer, wrong, rank = _interpolated_scores(y, n_relevant, float(level))
-        prompt = tr(
-            "For the list <code>{labels}</code> (R = {r}), what is the <b>interpolated</b> "
-            "precision at recall {level}? Give {decimals} decimals or a fraction.",
-            labels=y,
-            r=sum(y) if n_relevant is None else n_relevant,
-            level=str(level),
-            decimals=decimals,
+        data = ranking_data(labels, n_relevant, None)
+        level = _level(recall, data)
+        data["recall"] = float(level)
+        data = variant_data(
+            data, kind="IPrec", truth=_interpolated, key=key, vary=vary, decimals=decimals
         )
+        y, r = data["labels"], data["n_relevant"]
+        fields = ranking_fields(y, r=r, k=None, measure="IPrec", decimals=decimals)
+        fields["level"] = level_text(float(level))
+        default = tr(
+            "For the list <code>{labels}</code> (R = {r}), what is the <b>interpolated</b> "
+            "precision at recall {level}, the best precision at recall {level} or higher? "
+            "Give {decimals} decimals or a fraction."
+        )
+        text = fill_prompt(prompt or default, fields, vary=vary and prompt is not None)
         solution = tr(
             "The best precision at recall {level} or higher is {answer:.4f}: the table gives "
             "precision and recall after each rank.",
-            level=str(level),
-            answer=answer,
+            level=fields["level"],
+            answer=_interpolated(data),
         )
-        table = pr_curve(y, n_relevant=n_relevant).round(4).to_html(index=False)
-        explanations = _explanations(rank, str(level))
-    return NumberExercise.from_scores(
-        prompt,
-        (answer, wrong),
-        explanations,
+        table = pr_curve(y, n_relevant=r).round(4).to_html(index=False)
+    return NumberExercise.from_data(
+        text,
+        _interpolated(data),
         f"<p>{solution}</p>{table}",
+        kind="IPrec",
+        measure=f"IPrec@{float(level)!r}",
+        data=data,
         decimals=decimals,
         lang=lang,
         key=key,
     )
-
-
-def _explanations(rank: int, level: str) -> dict[str, str]:
-    """What to tell the learner of each mistake, in the current language."""
-    return {
-        _RAW_AT_LEVEL: tr(
-            "That is the raw precision at rank {rank}, where recall first reaches {level}. "
-            "Interpolated precision takes the best precision at recall {level} or higher, "
-            "and precision can recover at a later rank.",
-            rank=rank,
-            level=level,
-        ),
-        _BEST_ANYWHERE: tr(
-            "That maximum includes ranks whose recall is below {level}; only recall "
-            "{level} or higher counts.",
-            level=level,
-        ),
-    }

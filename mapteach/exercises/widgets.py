@@ -1,22 +1,29 @@
-"""Self-check exercises with feedback that names the misconception behind a wrong answer.
+"""Self-check exercises with feedback that names the mistake behind a wrong answer.
 
 Each exercise is an anywidget (``static/exercise.js``) whose synced traits are the
 only state: the browser writes ``answer`` (what the learner typed or picked) and
 counts ``check_request`` up on *Check* or Enter; the kernel judges the answer with
-:mod:`mapteach.exercises.answers` and writes ``status`` and ``feedback``, and clears
-them as soon as the answer changes. Without a widget front end it still works in
-plain text: call ``exercise.check(answer)``; the static HTML keeps the solution
-folded inside a ``<details>`` element. Introduced in ``01_why_order_matters``.
+:mod:`mapteach.exercises.answers`, writes ``status``, ``feedback`` (the verdict's text)
+and ``feedback_html`` (the same, with its formulas as MathML), records the check in
+the learner's progress, and clears the verdict as soon as the answer changes. In code,
+``exercise.submit(answer)`` does all of that for an answer given as an argument, and
+``exercise.check(answer)`` only judges it. The static HTML tells learners to call
+``submit`` and keeps the solution folded inside a ``<details>`` element. Introduced in
+``01_why_order_matters``.
 
 An exercise speaks the language current when it is made, or its ``lang=``, and
 keeps it: its buttons and labels (the ``texts`` trait the browser reads), its
 verdicts, its default prompt and solution, its static fallback. A prompt, options
-or feedback the notebook passes in are shown as given.
+or feedback the notebook passes in are shown as given, their TeX formulas
+(``$...$``, ``$$...$$``) as MathML (:func:`~mapteach.exercises.math_markup.render_math`).
+
+A check is an attempt, recorded with :func:`~mapteach.classroom.record_check`, unless
+its status is ``"empty"`` or ``"unreadable"`` (:data:`UNRECORDED`).
 
 Examples
 --------
->>> from mapteach.exercises import ap_exercise
->>> exercise = ap_exercise([0, 1])  # AP = 1/2
+>>> from mapteach.exercises import NumberExercise
+>>> exercise = NumberExercise("AP of [0, 1]?", 0.5, [], "1/2 over R = 1")
 >>> exercise.answer = "0.5"  # as typing does
 >>> exercise.check_request += 1  # as Check or Enter does
 >>> exercise.status, exercise.feedback
@@ -24,11 +31,13 @@ Examples
 >>> exercise.answer = "0.25"  # a new answer clears the old verdict
 >>> exercise.status, exercise.feedback
 ('empty', '')
+>>> exercise.submit("1/2").status, exercise.answer  # answering in code shows it too
+('correct', '1/2')
 """
 
 from __future__ import annotations
 
-import itertools
+import numbers
 import re
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -36,10 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
-import ipywidgets
 import traitlets
 
-from mapteach.board.list_widget import RankingList
 from mapteach.classroom.progress_log import record_check
 from mapteach.exercises.answers import (
     STATUSES,
@@ -49,19 +56,21 @@ from mapteach.exercises.answers import (
     asked_precision,
     check_number,
 )
+from mapteach.exercises.math_markup import MathMarkupError, render_math
+from mapteach.exercises.mistakes import wrong_answers
 from mapteach.exercises.registry import record_exercise
-from mapteach.explain.ap_trace import explain_ap, trace_ap
-from mapteach.explain.trace_display import trace_html
 from mapteach.i18n import HTML_LANG, N_, language, tr, widget_language
-from mapteach.metrics.names import parse_measure
-from mapteach.metrics.validation import as_k, as_labels
 
-__all__ = ["ArrangeExercise", "ChoiceExercise", "NumberExercise"]
+__all__ = ["UNRECORDED", "Exercise", "NumberExercise", "check_texts", "feedback_html"]
 
 _STATIC = Path(__file__).parent / "static"
 
 #: What a number exercise says to an answer that matches no known mistake, by default.
 _HINT = N_("Check your working, or open the solution.")
+
+#: The statuses that are not attempts, never recorded: nothing typed, or nothing that
+#: reads as an answer.
+UNRECORDED: tuple[str, ...] = ("empty", "unreadable")
 
 
 def _split_key(key: str | None) -> tuple[str, str] | None:
@@ -94,14 +103,42 @@ def exercise_texts(lang: str) -> dict[str, str]:
             "check": tr("Check"),
             "show_solution": tr("Show solution"),
             "hide_solution": tr("Hide solution"),
+            "arrange_help": tr(
+                "Drag a result, or focus it and press ↑/↓, to move it; the relevant ones "
+                "are marked ✔. Then press Check."
+            ),
+            "arrange_reset": tr("Reset"),
+            "arrange_reset_title": tr("Back to the starting order"),
+            "arrange_readout_aria": tr("The measures of the order shown"),
         }
+
+
+def feedback_html(message: str) -> str:
+    """A verdict's text as HTML: escaped, its TeX formulas as MathML.
+
+    An exercise checks every formula of its own texts when it is made; a formula that
+    cannot be converted here can only come from what the learner typed (which a
+    verdict may quote), and is shown as typed.
+
+    >>> from mapteach.exercises.widgets import feedback_html
+    >>> feedback_html("Not quite: <b> is not $\\\\frac{1}{2}$.").startswith("Not quite: &lt;b&gt;")
+    True
+    >>> feedback_html("Could not read '$x^$' as a number.")
+    "Could not read '$x^$' as a number."
+    """
+    text = escape(message, quote=False)
+    try:
+        return render_math(text)
+    except MathMarkupError:
+        return text
 
 
 class Exercise(anywidget.AnyWidget):
     """Prompt, an answer control, Check, feedback and a folded solution, in one widget.
 
     The base of :class:`NumberExercise`, :class:`ChoiceExercise` and
-    :class:`ArrangeExercise`: each judges an answer with its own :meth:`check`.
+    :class:`~mapteach.exercises.ArrangeExercise`: each judges an answer with its own
+    :meth:`check`, and :meth:`submit` answers in code as the Check button does.
     """
 
     _esm = _STATIC / "exercise.js"
@@ -114,8 +151,12 @@ class Exercise(anywidget.AnyWidget):
     check_request = traitlets.Int(0).tag(sync=True, echo_update=False)
     status = traitlets.Unicode("empty").tag(sync=True)
     feedback = traitlets.Unicode("").tag(sync=True)
+    #: ``feedback`` as the browser shows it: escaped, with its formulas as MathML.
+    feedback_html = traitlets.Unicode("").tag(sync=True)
     #: The labels the browser view shows itself (buttons, aria labels), in ``lang``.
     texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
+    #: The exercise's key (``"03.2"``, or ``""``): the page's ``data-key`` hook.
+    exercise_key = traitlets.Unicode("").tag(sync=True)
 
     #: The language the exercise speaks, fixed when it is made.
     lang: str
@@ -123,14 +164,41 @@ class Exercise(anywidget.AnyWidget):
     #: ``"03.2"``: the notebook and the exercise's number in it (None: not recorded).
     key: str | None
 
+    #: The measure asked, in ir_measures' spelling (``"AP@3"``), or None.
+    measure: str | None = None
+    #: What the exercise was built from (``labels``, ``n_relevant``, ``k``, ...), or None.
+    data: dict[str, Any] | None = None
+    #: The kind of the mistake registry the exercise applies (``"AP@k"``), or None.
+    mistake_kind: str | None = None
+
+    #: Whether the exercise asks about what is on screen just above it, so its answer
+    #: may be shown there (the notebooks' "no answer above its exercise" test allows it).
+    about_shown: bool = False
+
     def __init__(
-        self, prompt: str, solution_html: str, *, lang: str, key: str | None = None, **kwargs: Any
+        self,
+        prompt: str,
+        solution_html: str,
+        *,
+        lang: str,
+        key: str | None = None,
+        about_shown: bool = False,
+        **kwargs: Any,
     ) -> None:
         self.lang = lang
         _split_key(key)
         self.key = key
+        self.about_shown = about_shown
+        #: The prompt as given, its formulas in TeX: the plain-text form of the exercise.
+        self.prompt_source = prompt
+        with language(lang):
+            prompt_html, solution = render_math(prompt), render_math(solution_html)
         super().__init__(
-            prompt=prompt, solution=solution_html, texts=exercise_texts(lang), **kwargs
+            prompt=prompt_html,
+            solution=solution,
+            texts=exercise_texts(lang),
+            exercise_key=key or "",
+            **kwargs,
         )
         record_exercise(self)
 
@@ -171,6 +239,7 @@ class Exercise(anywidget.AnyWidget):
         with self.hold_sync():
             self.status = "empty"
             self.feedback = ""
+            self.feedback_html = ""
 
     @traitlets.observe("answer")
     def _answer_changed(self, change: traitlets.Bunch) -> None:
@@ -179,15 +248,44 @@ class Exercise(anywidget.AnyWidget):
 
     @traitlets.observe("check_request")
     def _judge(self, change: traitlets.Bunch) -> None:
+        current = self._current()
+        self._settle(current, str(current))
+
+    def _settle(self, answer: Any, shown: str) -> Feedback:
+        """Judge ``answer``, show the verdict, record it as ``shown``: Check and submit's path."""
         with language(self.lang):
-            verdict = self.check(self._current())
+            verdict = self.check(answer)
         self._judged = self.answer
         with self.hold_sync():
             self.status = verdict.status
             self.feedback = verdict.message
+            self.feedback_html = feedback_html(verdict.message)
         where = _split_key(self.key)
-        if where is not None and verdict.status != "empty":
-            record_check(*where, str(self._current()), verdict.status)
+        if where is not None and verdict.status not in UNRECORDED:
+            record_check(*where, shown, verdict.status)
+        return verdict
+
+    def submit(self, answer: Any = None) -> Feedback:
+        """Answer in code, as typing the answer and pressing Check does; return the verdict.
+
+        The answer is shown in the widget with its verdict, and the check is recorded in
+        the learner's progress, as the Check button records it (not when the verdict is
+        ``"empty"`` or ``"unreadable"``). :meth:`check` judges without either. A number
+        is shown as Python writes it; what is not an option picks no option.
+
+        >>> from mapteach.exercises import ChoiceExercise, NumberExercise
+        >>> number = NumberExercise("1/2 + 1/4?", 0.75, [], "3/4")
+        >>> number.submit(0.75).status, number.answer, number.status
+        ('correct', '0.75', 'correct')
+        >>> choice = ChoiceExercise("?", {"a": "Yes.", "b": "No."}, correct="a", solution_html="")
+        >>> choice.submit("b").status, choice.answer, choice.submit("c").status, choice.answer
+        ('incorrect', 'b', 'unreadable', '')
+        """
+        return self._settle(answer, self._show(answer))
+
+    def _show(self, answer: Any) -> str:
+        """Put ``answer`` in the answer control; return it as the progress file records it."""
+        raise NotImplementedError
 
     def check(self, answer: Any) -> Feedback:
         """Judge an answer."""
@@ -204,7 +302,9 @@ class Exercise(anywidget.AnyWidget):
         with language(self.lang):
             heading = escape(tr("Exercise."))
             offline = tr(
-                "Without a live kernel, answer in code: <code>exercise.check(your_answer)</code>."
+                "Without the answer box, answer in code: "
+                "<code>exercise.submit(your_answer)</code>, where <code>exercise</code> is this "
+                "exercise (<code>exercise = _</code> in the next cell names it)."
             )
             show = escape(tr("Show solution"))
             data["text/html"] = (
@@ -216,25 +316,53 @@ class Exercise(anywidget.AnyWidget):
         return data, metadata
 
     def __repr__(self) -> str:
-        prompt = re.sub(r"<[^>]+>", "", self.prompt)
+        prompt = re.sub(r"<[^>]+>", "", self.prompt_source)
         return tr(
-            "Exercise: {prompt}\n(answer with .check(your_answer))", lang=self.lang, prompt=prompt
+            "Exercise: {prompt}\n(answer with exercise.submit(your_answer))",
+            lang=self.lang,
+            prompt=prompt,
         )
 
 
+def check_texts(texts: Sequence[str], lang: str) -> None:
+    """Fail now, as an exercise is made, on a formula of its replies that could not be shown.
+
+    Each text (an English message is translated into ``lang`` first) must convert with
+    :func:`~mapteach.exercises.math_markup.render_math`.
+
+    Raises
+    ------
+    MathMarkupError
+        Naming the first formula that cannot be shown as MathML.
+
+    Examples
+    --------
+    >>> from mapteach.exercises.widgets import check_texts
+    >>> check_texts(["AP = $\\\\frac{1}{2}$."], "en")
+    >>> check_texts(["AP = $\\\\frac{1}{$."], "en")
+    Traceback (most recent call last):
+    ...
+    mapteach.exercises.math_markup.MathMarkupError: Cannot show the formula '\\\\frac{1}{' as \
+MathML (NoAvailableTokensError); write it in the TeX that latex2mathml converts.
+    """
+    with language(lang):
+        for text in texts:
+            render_math(tr(text))
+
+
 class NumberExercise(Exercise):
-    """Type a number; feedback names the misconception a wrong answer matches.
+    """Type a number; feedback names the mistake a wrong answer matches.
 
     Answers are judged by :func:`mapteach.exercises.answers.check_number`.
 
     Parameters
     ----------
     prompt : str
-        The question (HTML allowed).
+        The question (HTML allowed, TeX formulas between ``$`` shown as MathML).
     answer : float
         The right answer (kept as ``truth``; the ``answer`` trait holds what the
         learner typed).
-    misconceptions : sequence of (name, value, explanation)
+    misconceptions : sequence of WrongAnswer or (name, value, explanation)
         Wrong answers worth recognising, with what to tell the learner. Those
         equal to the right answer at the asked precision are dropped.
     solution_html : str
@@ -246,6 +374,16 @@ class NumberExercise(Exercise):
         translated when shown (see :func:`~mapteach.exercises.answers.check_number`).
     lang : {"en", "zh"}, optional
         The language of the exercise's own texts and verdicts; default the current one.
+    key : str, optional
+        ``"03.2"``: where the exercise is, for the progress file (None: not recorded).
+
+    Raises
+    ------
+    ValueError
+        If ``decimals`` is negative, or the key is not like ``"03.2"``.
+    MathMarkupError
+        If a formula of the prompt, the solution, the hint or an explanation cannot be
+        shown as MathML.
 
     Examples
     --------
@@ -266,7 +404,7 @@ class NumberExercise(Exercise):
         self,
         prompt: str,
         answer: float,
-        misconceptions: Sequence[WrongAnswer],
+        misconceptions: Sequence[WrongAnswer | tuple[str, float, str]],
         solution_html: str,
         *,
         decimals: int = 4,
@@ -283,57 +421,55 @@ class NumberExercise(Exercise):
         self.decimals = decimals
         self.hint = hint
         self.misconceptions = [
-            (name, float(value), text)
-            for name, value, text in misconceptions
-            if not agrees_at(float(value), self.truth, decimals)
+            wrong
+            for wrong in (WrongAnswer(*item) for item in misconceptions)
+            if not agrees_at(wrong.value, self.truth, decimals)
         ]
+        check_texts([hint, *(wrong.explanation for wrong in self.misconceptions)], lang)
         with language(lang):
             placeholder = asked_precision(decimals)
         super().__init__(prompt, solution_html, lang=lang, key=key, placeholder=placeholder)
 
     @classmethod
-    def from_scores(
+    def from_data(
         cls,
         prompt: str,
-        scores: tuple[float, Mapping[str, float]],
-        explanations: Mapping[str, str],
+        truth: float,
         solution_html: str,
         *,
+        kind: str,
+        measure: str | None,
+        data: Mapping[str, Any],
         decimals: int = 4,
         hint: str = _HINT,
         lang: str | None = None,
         key: str | None = None,
+        extra: Sequence[WrongAnswer | tuple[str, float, str]] = (),
     ) -> NumberExercise:
-        """A number exercise from one computation of its right answer and its mistakes.
+        """A number exercise that recognises every mistake of its kind, on its own data.
 
-        ``scores`` is what an exercise factory's score function returns (the one its
-        learner variants are checked with, see
-        :func:`~mapteach.exercises.variants.variant_labels`): the right answer and
-        ``{mistake: value}``. ``explanations`` tells the learner what each mistake
-        is, by the same names; the mistakes keep the order of ``scores``. The other
-        arguments are the constructor's.
+        ``kind`` names the mistakes (:func:`~mapteach.exercises.mistakes.mistakes_for`)
+        that are computed on ``data`` and explained in the learner's numbers, in
+        ``lang``; ``extra`` adds hand-written ones. ``measure`` and ``data`` stay on
+        the exercise, for outside checks.
 
         Examples
         --------
         >>> from mapteach.exercises import NumberExercise
-        >>> scores = (0.75, {"added the denominators": 2 / 6})
-        >>> exercise = NumberExercise.from_scores(
-        ...     "1/2 + 1/4?", scores, {"added the denominators": "Use a common denominator."},
-        ...     "3/4")
-        >>> exercise.truth, exercise.check("1/3").misconception
-        (0.75, 'added the denominators')
+        >>> data = {"labels": [1, 0, 1], "n_relevant": 3, "k": None}
+        >>> exercise = NumberExercise.from_data("AP of [1, 0, 1], R = 3?", 5 / 9, "5/9",
+        ...                                     kind="AP", measure="AP", data=data)
+        >>> exercise.measure, exercise.check("5/6").misconception
+        ('AP', 'forgot the missed relevant results')
         """
-        answer, wrong = scores
-        return cls(
-            prompt,
-            answer,
-            [(name, value, explanations[name]) for name, value in wrong.items()],
-            solution_html,
-            decimals=decimals,
-            hint=hint,
-            lang=lang,
-            key=key,
+        lang = widget_language(lang)
+        with language(lang):
+            wrong = [*wrong_answers(kind, data, truth), *extra]
+        exercise = cls(
+            prompt, truth, wrong, solution_html, decimals=decimals, hint=hint, lang=lang, key=key
         )
+        exercise.measure, exercise.data, exercise.mistake_kind = measure, dict(data), kind
+        return exercise
 
     def check(self, answer: Any) -> Feedback:
         """Judge an answer (a number, or text such as ``"0.2815"`` or ``"2/3"``)."""
@@ -346,211 +482,16 @@ class NumberExercise(Exercise):
                 hint=self.hint,
             )
 
+    def _show(self, answer: Any) -> str:
+        if answer is None:
+            shown = ""
+        elif isinstance(answer, numbers.Real) and not isinstance(answer, bool):
+            shown = repr(float(answer))
+        else:
+            shown = str(answer)
+        self.answer = shown
+        return shown
+
     def _static_answer_html(self) -> str:
         answer = tr("Answer with {placeholder}.", lang=self.lang, placeholder=self.placeholder)
         return f"<p>{escape(answer)}</p>"
-
-
-class ChoiceExercise(Exercise):
-    """Pick one option; each option has its own feedback.
-
-    The options and their replies are shown as given; ``lang`` (default: the
-    current language) is that of the exercise's own texts.
-
-    Examples
-    --------
-    >>> from mapteach.exercises import ChoiceExercise
-    >>> exercise = ChoiceExercise("Which is larger?", {"AP": "Yes.", "AP@3": "AP@3 <= AP."},
-    ...                           correct="AP", solution_html="AP, since R stays the same.")
-    >>> exercise.check("AP@3")
-    Feedback(status='incorrect', message='AP@3 <= AP.', misconception='AP@3')
-    >>> exercise.answer = "AP@5"
-    Traceback (most recent call last):
-    ...
-    traitlets.traitlets.TraitError: answer must be one of 'AP', 'AP@3' (or '' for none); got 'AP@5'.
-    """
-
-    kind = traitlets.Unicode("choice", read_only=True).tag(sync=True)
-    options = traitlets.List(traitlets.Unicode()).tag(sync=True)
-
-    def __init__(
-        self,
-        prompt: str,
-        options: Mapping[str, str],
-        *,
-        correct: str,
-        solution_html: str,
-        lang: str | None = None,
-        key: str | None = None,
-    ) -> None:
-        lang = widget_language(lang)
-        if correct not in options:
-            raise ValueError(
-                tr(
-                    "correct={correct!r} is not one of the options {options}.",
-                    lang=lang,
-                    correct=correct,
-                    options=list(options),
-                )
-            )
-        self.replies = dict(options)
-        self.correct = correct
-        super().__init__(prompt, solution_html, lang=lang, key=key, options=list(options))
-
-    @traitlets.validate("options")
-    def _check_options(self, proposal: traitlets.Bunch) -> list[str]:
-        options = list(proposal.value)
-        if not options or len(set(options)) != len(options) or "" in options:
-            raise traitlets.TraitError(
-                tr(
-                    "options must be distinct, non-empty labels, at least one; got {options!r}.",
-                    lang=self.lang,
-                    options=options,
-                )
-            )
-        return options
-
-    @traitlets.validate("answer")
-    def _check_answer(self, proposal: traitlets.Bunch) -> str:
-        if proposal.value and proposal.value not in self.options:
-            raise traitlets.TraitError(
-                tr(
-                    "answer must be one of {options} (or '' for none); got {answer!r}.",
-                    lang=self.lang,
-                    options=", ".join(map(repr, self.options)),
-                    answer=proposal.value,
-                )
-            )
-        return proposal.value
-
-    def check(self, answer: Any) -> Feedback:
-        """Judge a chosen option."""
-        if answer is None or answer == "":
-            return Feedback("empty", tr("Choose one of the options.", lang=self.lang))
-        if answer not in self.replies:
-            options = ", ".join(self.replies)
-            return Feedback(
-                "incorrect", tr("Choose one of: {options}.", lang=self.lang, options=options)
-            )
-        if answer == self.correct:
-            return Feedback("correct", self.replies[answer])
-        return Feedback("incorrect", self.replies[answer], answer)
-
-    def _static_answer_html(self) -> str:
-        return "<ul>" + "".join(f"<li>{escape(option)}</li>" for option in self.options) + "</ul>"
-
-
-class ArrangeExercise(Exercise):
-    """Arrange a list (drag it on the board, or pass labels) so that measures hit targets.
-
-    Parameters
-    ----------
-    prompt : str
-        The task.
-    targets : mapping of measure name to float
-        Such as ``{"AP": 0.5, "P@5": 0.6}`` (names as :func:`mapteach.parse_measure`).
-    n_results, n_relevant_items : int
-        The list's length and how many of its results are relevant; R equals the
-        relevant results (none is missed).
-    lang : {"en", "zh"}, optional
-        The language of the board, the verdicts and the solution; default the current one.
-
-    Examples
-    --------
-    >>> from mapteach.exercises import ArrangeExercise
-    >>> task = ArrangeExercise("AP = 0.5 and P@5 = 0.6", {"AP": 0.5, "P@5": 0.6}, 10, 4)
-    >>> task.check([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]).status
-    'incorrect'
-    >>> task.solve()  # found by trying every arrangement
-    [0, 1, 0, 1, 1, 0, 0, 0, 0, 1]
-    """
-
-    kind = traitlets.Unicode("arrange", read_only=True).tag(sync=True)
-    board = traitlets.Instance(RankingList).tag(sync=True, **ipywidgets.widget_serialization)
-
-    def __init__(
-        self,
-        prompt: str,
-        targets: Mapping[str, float],
-        n_results: int,
-        n_relevant_items: int,
-        *,
-        lang: str | None = None,
-        key: str | None = None,
-    ) -> None:
-        self.lang = lang = widget_language(lang)
-        with language(lang):
-            self.targets = {
-                parse_measure(name).name: float(value) for name, value in targets.items()
-            }
-            self.n_results = as_k(n_results, name="n_results")
-            if not 0 < n_relevant_items <= self.n_results:
-                raise ValueError(
-                    tr(
-                        "n_relevant_items must be between 1 and n_results={n_results}; "
-                        "got {value}.",
-                        n_results=self.n_results,
-                        value=n_relevant_items,
-                    )
-                )
-            self.n_relevant_items = n_relevant_items
-            start = [0] * (self.n_results - n_relevant_items) + [1] * n_relevant_items
-            solution = self.solve()
-            solution_html = (
-                tr(
-                    "One arrangement that works (found by trying all of them): "
-                    "<code>{solution}</code>",
-                    solution=solution,
-                )
-                + trace_html(trace_ap(solution), caption=str(explain_ap(solution)))
-                if solution
-                else tr("No arrangement reaches every target exactly.")
-            )
-            query_name = tr("Drag the results, then Check")
-        board = RankingList(start, compact=True, query_name=query_name, lang=lang)
-        super().__init__(prompt, solution_html, lang=lang, key=key, board=board)
-        board.observe(self._clear, names="items")
-
-    def _current(self) -> list[int]:
-        return self.board.labels
-
-    def _scores(self, labels: Sequence[int]) -> dict[str, float]:
-        return {name: parse_measure(name).score(labels) for name in self.targets}
-
-    def check(self, labels: Sequence[int | bool] | None = None) -> Feedback:
-        """Judge an arrangement (default: the board's current order)."""
-        with language(self.lang):
-            y = as_labels(self.board.labels if labels is None else labels).astype(int).tolist()
-            if len(y) != self.n_results or sum(y) != self.n_relevant_items:
-                return Feedback(
-                    "incorrect",
-                    tr(
-                        "Use {n_results} results of which {n_relevant} are relevant; "
-                        "got {n_got} results with {n_got_relevant} relevant.",
-                        n_results=self.n_results,
-                        n_relevant=self.n_relevant_items,
-                        n_got=len(y),
-                        n_got_relevant=sum(y),
-                    ),
-                )
-            scores = self._scores(y)
-            report = ", ".join(
-                tr(
-                    "{name} = {score:.4f} (target {target:g})",
-                    name=name,
-                    score=scores[name],
-                    target=t,
-                )
-                for name, t in self.targets.items()
-            )
-            if all(abs(scores[name] - t) <= 1e-12 for name, t in self.targets.items()):
-                return Feedback("correct", tr("Correct: {report}.", report=report))
-            return Feedback("incorrect", tr("Not yet: {report}.", report=report))
-
-    def solve(self) -> list[int] | None:
-        """The first arrangement (in rank order of the relevant results) meeting every target."""
-        for ranks in itertools.combinations(range(self.n_results), self.n_relevant_items):
-            labels = [int(i in ranks) for i in range(self.n_results)]
-            if self.check(labels).correct:
-                return labels
-        return None

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from mapteach.explain.display import ShownTable, display_table
-from mapteach.i18n import N_, tr
+from mapteach.i18n import N_, ngettext, tr
 from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
 __all__ = [
@@ -303,19 +303,25 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     latex_terms = " + ".join(rf"\frac{{{h}}}{{{i}}}" for h, i in pairs)
     missed = r - len(pairs)
     if missed == 0:
-        note = tr("R = {r} relevant documents, all of them in the ranks that count.", r=r)
-    elif missed == 1:
-        note = tr(
-            "R = {r} relevant documents; 1 of them is not in the ranks that count "
-            "and adds 0 to the sum.",
-            r=r,
+        note = ngettext(
+            "R = {n} relevant document, in the ranks that count.",
+            "R = {n} relevant documents, all of them in the ranks that count.",
+            r,
+        )
+    elif missed == r:
+        note = ngettext(
+            "R = {n} relevant document; it is not in the ranks that count and adds 0 to the sum.",
+            "R = {n} relevant documents; none of them is in the ranks that count, so the sum is 0.",
+            r,
         )
     else:
-        note = tr(
-            "R = {r} relevant documents; {missed} of them are not in the ranks that count "
+        note = ngettext(
+            "R = {r} relevant documents; {n} of them is not in the ranks that count "
+            "and adds 0 to the sum.",
+            "R = {r} relevant documents; {n} of them are not in the ranks that count "
             "and add 0 to the sum.",
+            missed,
             r=r,
-            missed=missed,
         )
     numerator = f"({text_terms})" if pairs else "0"
     return Explanation(

@@ -194,7 +194,8 @@ _TERMS: dict[str, Term] = {
         r"\kappa = \frac{p_o - p_e}{1 - p_e}",
         "12_judging_relevance",
         N_("How far two annotators agree beyond chance (Cohen's kappa, Krippendorff's alpha)."),
-        r"\bagreement\b",
+        # not chance agreement p_e nor observed agreement p_o: shares, not the concept
+        r"(?<!chance )(?<!observed )\bagreement\b(?! chance)",
     ),
 }
 

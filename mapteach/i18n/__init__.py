@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gettext
+import operator
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,6 +131,59 @@ def tr(message: str, /, *, lang: str | None = None, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+def ngettext(
+    singular: str, plural: str, n: int, /, *, lang: str | None = None, **fields: object
+) -> str:
+    """``singular`` or ``plural`` as ``n`` asks, in the current language (or ``lang``).
+
+    gettext's ``ngettext`` on the same catalogue: English takes ``singular`` for
+    ``n == 1``, ``plural`` otherwise; Chinese has one form for every count. The
+    count also fills ``{n}``; ``fields`` fill the other placeholders, after translation.
+
+    Parameters
+    ----------
+    singular, plural : str
+        The English forms; the pair is the message's id in the catalogue.
+    n : int
+        The count that picks the form.
+    lang : {"en", "zh"}, optional
+        Speak this language instead of the current one.
+    **fields
+        Values for the other ``{placeholders}`` (not ``n``, which is the count).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer, or ``n`` is also given as a field.
+
+    Examples
+    --------
+    >>> from mapteach.i18n import ngettext
+    >>> for hits in (1, 2):
+    ...     print(ngettext("{n} relevant result", "{n} relevant results", hits))
+    1 relevant result
+    2 relevant results
+    >>> ngettext("one result, at rank {ranks}", "{n} results, at ranks {ranks}", 1, ranks=2)
+    'one result, at rank 2'
+    >>> ngettext("{n} relevant result", "{n} relevant results", 1.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: ngettext's count must be an integer; got 1.0.
+    """
+    try:
+        count = operator.index(n)
+    except TypeError:
+        raise TypeError(f"ngettext's count must be an integer; got {n!r}.") from None
+    if "n" in fields:
+        raise TypeError("ngettext fills {n} with its count; do not give n as a field.")
+    lang = _current[0] if lang is None else check_language(lang)
+    return _catalogue(lang).ngettext(singular, plural, count).format(n=count, **fields)
+
+
 def N_(message: str, /) -> str:  # noqa: N802 (gettext's name for the marker)
     """Mark ``message`` for the catalogue without translating it yet.
 
@@ -174,6 +228,7 @@ __all__ = [
     "check_language",
     "get_language",
     "language",
+    "ngettext",
     "set_language",
     "tr",
     "widget_language",

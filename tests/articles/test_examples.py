@@ -16,7 +16,7 @@ from mapteach.articles.examples import (
     parse_reported,
 )
 from mapteach.articles.loader import TRANSLATED_KEYS, read_data
-from mapteach.exercises.misconceptions import final_hits_in_every_numerator
+from mapteach.exercises.mistakes_ranking import final_hits_in_every_numerator
 from mapteach.i18n import tr
 from tests.reference import reference_ap
 

@@ -83,7 +83,9 @@ def make_workdir(root: Path) -> Path:
     return root
 
 
-def _env(workdir: Path) -> dict[str, str]:
+def server_env(workdir: Path) -> dict[str, str]:
+    """The environment a server (and its kernels) runs in: Jupyter's configuration, the
+    progress file and the judgments folder all inside ``workdir``."""
     config = workdir / "config"
     return {
         **os.environ,
@@ -139,7 +141,7 @@ def _serving(command: list[str], workdir: Path, ready, what: str) -> Iterator[su
     process = subprocess.Popen(
         command,
         cwd=workdir,
-        env=_env(workdir),
+        env=server_env(workdir),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -295,3 +297,45 @@ def kill_kernel(page) -> None:
     dialog = page.locator(".jp-Dialog .jp-mod-accept")
     if dialog.count():
         dialog.first.click()
+
+
+def open_lab(browser, lab_url: str):
+    """A page with JupyterLab open and restored, no notebook yet (see :func:`switch_to`)."""
+    page = browser.new_page(viewport=VIEWPORT)
+    page.goto(f"{lab_url}/lab?token={TOKEN}&reset")
+    page.wait_for_function("() => window.jupyterapp?.shell !== undefined", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.restored; }")
+    return page
+
+
+def switch_to(page, name: str) -> None:
+    """In a page from :func:`open_lab`, close every open document (shutting its kernel
+    down), open the notebook ``name`` (under the copied ``notebooks/``), wait for its
+    kernel and run all its cells: one page serves many notebooks, one kernel at a time."""
+    page.evaluate(
+        """async (path) => {
+          const app = window.jupyterapp;
+          for (const widget of [...app.shell.widgets('main')]) {
+            if (widget.sessionContext) await widget.sessionContext.shutdown();
+            widget.dispose();
+          }
+          const widget = await app.commands.execute(
+            'docmanager:open', { path, factory: 'Notebook' }
+          );
+          await widget.context.ready;
+          await widget.sessionContext.ready;
+          app.shell.activateById(widget.id);
+        }""",
+        f"notebooks/{name}",
+    )
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    run_all(page)
+
+
+def error_outputs(page) -> list[str]:
+    """What the current notebook's cells wrote to stderr: tracebacks, and warnings."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll(
+             '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+           )].map((node) => node.textContent.slice(-1500))"""
+    )

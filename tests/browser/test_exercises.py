@@ -181,16 +181,36 @@ def test_number_and_choice_exercises_in_jupyterlab(browser, lab_url, workdir):
     assert toggle.get_attribute("aria-expanded") == "true"
     assert solution.inner_text() == "The hits so far."
 
-    # the arrangement exercise: its board inside, the same hooks around it
+    # the arrangement exercise: help, its board, a live readout, Reset, the same hooks
     arrange = page.locator("[data-testid=exercise][data-kind=arrange]")
     items = arrange.locator("[data-testid=ranking-board] [data-testid=rank-item]")
     items.first.wait_for(timeout=15_000)
+    assert "Check" in arrange.locator("[data-testid=arrange-help]").inner_text()
+    readout = arrange.locator("[data-testid=arrange-readout]")
+    wait_for_readout(page, readout, "AP = 0.3333 (target 1)")  # [0, 0, 1]: 1/3
     arrange.locator("[data-testid=check-button]").click()
-    wait_for_feedback(page, arrange, "incorrect", "Not yet: AP = 0.3333")
+    wait_for_feedback(page, arrange, "incorrect", "AP is 0.3333, below the target 1")
     arrange.locator('[data-doc="d3"]').focus()
     page.keyboard.press("Alt+ArrowUp")
     wait_for_feedback(page, arrange, "empty")  # moving a result clears the verdict
+    wait_for_readout(page, readout, "AP = 0.5000 (target 1)")  # [0, 1, 0]: 1/2
     page.keyboard.press("Alt+ArrowUp")
+    wait_for_readout(page, readout, "AP = 1.0000 (target 1) ✓")
     arrange.locator("[data-testid=check-button]").click()
     wait_for_feedback(page, arrange, "correct", "Correct: AP = 1.0000 (target 1).")
+
+    # Reset: the starting order, its readout, no verdict
+    arrange.locator("[data-testid=arrange-reset]").click()
+    wait_for_readout(page, readout, "AP = 0.3333 (target 1)")
+    wait_for_feedback(page, arrange, "empty")
+    docs = items.evaluate_all("(nodes) => nodes.map((node) => node.dataset.doc)")
+    assert docs == ["d1", "d2", "d3"]
     page.close()
+
+
+def wait_for_readout(page, readout, text: str) -> None:
+    page.wait_for_function(
+        "([node, text]) => node.textContent.trim() === text",
+        arg=[readout.element_handle(), text],
+        timeout=15_000,
+    )

@@ -59,15 +59,6 @@ def test_playground_reads_offline(site, offline):
     picture.scroll_into_view_if_needed()
     assert picture.evaluate("img => img.complete && img.naturalWidth > 0 && img.naturalHeight > 0")
 
-    # A formula is MathML that Chromium lays out, with a real fraction in it.
-    formula = page.locator("math").first
-    formula.scroll_into_view_if_needed()
-    assert formula.evaluate("m => m instanceof MathMLElement")
-    box = formula.bounding_box()
-    assert box and box["width"] > 0 and box["height"] > 0, box
-    fraction = formula.locator("mfrac").first.bounding_box()
-    assert fraction and fraction["width"] > 0 and fraction["height"] > 0, fraction
-
     # A folded solution opens on a click and shows its text.
     solution = page.locator(".mapteach-exercise-static details").first
     solution.scroll_into_view_if_needed()
@@ -78,6 +69,16 @@ def test_playground_reads_offline(site, offline):
     page.wait_for_function("d => d.open", arg=solution.element_handle(), timeout=5_000)
     assert body.is_visible()
     assert "One arrangement that works" in solution.inner_text()
+
+    # A formula (notebook 03's AP) is MathML that Chromium lays out, with a real fraction.
+    page.goto((site / "en" / "03_average_precision_by_hand.html").as_uri(), wait_until="load")
+    formula = page.locator("math").first
+    formula.scroll_into_view_if_needed()
+    assert formula.evaluate("m => m instanceof MathMLElement")
+    box = formula.bounding_box()
+    assert box and box["width"] > 0 and box["height"] > 0, box
+    fraction = formula.locator("mfrac").first.bounding_box()
+    assert fraction and fraction["width"] > 0 and fraction["height"] > 0, fraction
 
     assert not blocked, f"the page asked the network for {blocked}"
 

@@ -54,7 +54,9 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("MAPTEACH_LEARNER", raising=False)
     monkeypatch.delenv("MAPTEACH_PROGRESS", raising=False)
+    monkeypatch.delenv("MAPTEACH_GROUP", raising=False)
     monkeypatch.setitem(identity._state, "learner", None)
+    monkeypatch.setitem(identity._state, "group", None)
     monkeypatch.setitem(store._file, "path", None)
     before = _snapshot(REAL_HOME_FILE)
     yield home
@@ -116,13 +118,13 @@ def test_mapteach_progress_and_set_progress_file_choose_the_file(tmp_path, monke
 
 def test_no_learner_records_anonymously_and_a_name_is_used_once_set(tmp_path):
     path = tmp_path / "p.jsonl"
-    assert record_check("03", "ap-1", "x", "invalid", path=path)["learner"] == ""
+    assert record_check("03", "ap-1", "x", "incorrect", path=path)["learner"] == ""
     learner("ada")
     record_check("03", "ap-1", "0.5", "correct", path=path)
     record_check("03", "ap-1", "0.5", "correct", path=path, learner="bo")
     assert read_progress(path)["learner"].tolist() == ["", "ada", "bo"]
     assert progress(path=path)["attempts"].tolist() == [1]  # ada's
-    assert progress("", path=path)["last_verdict"].tolist() == ["invalid"]
+    assert progress("", path=path)["last_verdict"].tolist() == ["incorrect"]
 
 
 @pytest.mark.parametrize(
@@ -139,6 +141,68 @@ def test_record_check_refuses_a_bad_check_and_writes_nothing(tmp_path, args, err
     with pytest.raises(error, match=fragment):
         record_check(*args, path=path)
     assert not path.exists()
+
+
+def test_no_verdict_that_is_not_an_attempt_is_recorded(tmp_path):
+    path = tmp_path / "p.jsonl"
+    for verdict in ("unreadable", "empty"):
+        with pytest.raises(ValueError, match=f"verdict '{verdict}' is never recorded"):
+            record_check("03", "ap-1", "abc", verdict, path=path)
+    with pytest.raises(ValueError, match="verdict must be one of correct, incomplete, incorrect;"):
+        record_check("03", "ap-1", "abc", "invalid", path=path)
+    assert not path.exists()
+    assert VERDICTS == ("correct", "incomplete", "incorrect")
+
+
+def test_old_invalid_lines_read_but_are_no_attempts(tmp_path):
+    path = tmp_path / "old.jsonl"
+    lines = [
+        _line(verdict="invalid", answer="abc", time="2026-01-02T03:00:00+00:00"),
+        _line(verdict="incorrect", answer="0.4", time="2026-01-02T03:01:00+00:00"),
+        _line(verdict="invalid", answer="?", time="2026-01-02T03:02:00+00:00"),
+        _line(exercise="ap-2", verdict="invalid", time="2026-01-02T03:03:00+00:00"),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    verdicts = read_progress(path)["verdict"].tolist()
+    assert verdicts == ["invalid", "incorrect", "invalid", "invalid"]
+    table = progress("ada", path=path, exercises=[("03", "ap-2")])
+    rows = table[["exercise", "attempts", "last_answer", "last_verdict"]].values.tolist()
+    assert rows[0] == ["ap-1", 1, "0.4", "incorrect"]
+    assert (
+        rows[1][:2] == ["ap-2", 0] and table.iloc[1][["last_answer", "last_verdict"]].isna().all()
+    )
+    assert mapteach.progress("ada", path=path)["attempts"].tolist() == [1]
+    assert merge_progress(path)["attempts"].tolist() == [1]
+
+
+def test_a_group_is_recorded_with_each_check_and_read_back(tmp_path, monkeypatch):
+    path = tmp_path / "p.jsonl"
+    record_check("03", "ap-1", "0.5", "correct", learner="ada", path=path)
+    learner("ada", group=" pair 3 ")
+    record_check("03", "ap-1", "0.5", "correct", path=path)
+    record_check("03", "ap-1", "0.5", "correct", group="pair 4", path=path)
+    monkeypatch.setenv("MAPTEACH_GROUP", "pair 5")
+    identity.forget_learner()
+    record = record_check("03", "ap-1", "0.5", "correct", learner="bo", path=path)
+    assert record["group"] == "pair 5"
+    written = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [line.get("group") for line in written] == [None, "pair 3", "pair 4", "pair 5"]
+    assert list(written[1]) == [*FIELDS, "group"]
+    assert read_progress(path)["group"].tolist() == ["", "pair 3", "pair 4", "pair 5"]
+    assert progress("ada", path=path)["attempts"].tolist() == [3]
+    with pytest.raises(ValueError, match="The group must be a non-empty string; got ' '"):
+        record_check("03", "ap-1", "0.5", "correct", group=" ", path=path)
+
+
+@pytest.mark.parametrize(
+    ("group", "fragment"),
+    [("", "field 'group' is empty"), (3, "field 'group' is int 3, not a string")],
+)
+def test_a_bad_group_in_a_file_is_an_error_naming_its_line(tmp_path, group, fragment):
+    path = tmp_path / "p.jsonl"
+    path.write_text(_line() + "\n" + _line(group=group) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=f"line 2: {fragment}"):
+        read_progress(path)
 
 
 # --- round trip, against a brute-force model -------------------------------------------
@@ -184,7 +248,7 @@ def test_checks_read_back_exactly_and_progress_matches_a_brute_force_model(check
         written = [(who or "", *rest) for who, *rest in checks]
         assert path.exists() == bool(checks)
         table = read_progress(path) if checks else read_progress()[:0]
-        assert list(table.columns) == [*FIELDS, "file", "line"]
+        assert list(table.columns) == [*FIELDS, "group", "file", "line"]
         got = list(
             table[["learner", "notebook", "exercise", "answer", "verdict"]].itertuples(
                 index=False, name=None
@@ -251,7 +315,7 @@ def test_exercises_must_be_pairs(tmp_path):
 
 def test_a_lone_surrogate_answer_survives(tmp_path):
     path = tmp_path / "p.jsonl"
-    record_check("03", "ap-1", "\ud800?", "invalid", path=path)
+    record_check("03", "ap-1", "\ud800?", "incorrect", path=path)
     assert read_progress(path)["answer"].tolist() == ["\ud800?"]
 
 

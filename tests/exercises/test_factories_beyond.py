@@ -9,22 +9,24 @@ import pytest
 from mapteach.exercises.factories_beyond import gmap_exercise, r_precision_exercise
 
 
-def _values(exercise) -> dict[str, float]:
-    return {name: value for name, value, _ in exercise.misconceptions}
-
-
-def test_r_precision_and_its_mistakes():
+def test_r_precision_exercise():
     labels = [0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0]  # 5 found of R = 6
     exercise = r_precision_exercise(labels, 6)
     assert exercise.truth == 3 / 6  # 3 relevant in the top 6
-    assert _values(exercise) == pytest.approx(
-        {
-            "P@10 for R-precision": 4 / 10,
-            "cut at the hits found, not at R": 3 / 5,  # P@5, the 5 found
-            "precision at the last relevant result": 5 / 11,
-        }
-    )
-    assert "R = 6" in exercise.prompt and "(1 of its relevant documents" in exercise.prompt
+    assert (exercise.measure, exercise.mistake_kind) == ("Rprec", "R-precision")
+    assert exercise.data == {"labels": labels, "n_relevant": 6, "k": None}
+    assert exercise.check("0.4").misconception == "P@10 for R-precision"
+    assert exercise.check("5/11").misconception == "precision at the last relevant result"
+    assert "R = 6 relevant documents" in exercise.prompt
+    assert "(1 of them was never retrieved)" in exercise.prompt
+
+
+def test_r_precision_prompts_count_in_words():
+    one = r_precision_exercise([0, 1, 0], 1)
+    assert "R = 1 relevant document;" in one.prompt
+    assert "every one of them was retrieved" in one.prompt
+    two = r_precision_exercise([0, 1, 0], 3)
+    assert "(2 of them were never retrieved)" in two.prompt
 
 
 def test_gmap_floors_each_one_relevant_ap_and_shows_the_aps():
@@ -32,13 +34,9 @@ def test_gmap_floors_each_one_relevant_ap_and_shows_the_aps():
     aps = [1 / 2, 1, 1 / 4, 0.0]  # one relevant document each: AP = 1 / its rank
     floored = [max(ap, 1e-5) for ap in aps]
     assert exercise.truth == pytest.approx(math.exp(sum(map(math.log, floored)) / 4))
-    assert _values(exercise) == pytest.approx(
-        {
-            "the arithmetic mean (MAP)": sum(aps) / 4,
-            "no floor under a zero AP": 0.0,
-            "mean of the logs, not exponentiated": sum(map(math.log, floored)) / 4,
-        }
-    )
+    assert exercise.measure == "GMAP" and len(exercise.data["queries"]) == 4
+    assert all(q["n_relevant"] == 1 and len(q["labels"]) == 10 for q in exercise.data["queries"])
+    assert exercise.check(f"{sum(aps) / 4:.4f}").misconception == "the arithmetic mean (MAP)"
     assert "Its APs are 0.5, 1, 0.25, 0." in exercise.prompt
     assert "0.5 × 1 × 0.25 × 1e-05" in exercise.solution
 

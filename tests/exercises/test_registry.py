@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from mapteach.exercises.choice_widget import ChoiceExercise
 from mapteach.exercises.factories_ap import ap_exercise, precision_exercise
 from mapteach.exercises.registry import collect_exercises
-from mapteach.exercises.widgets import ChoiceExercise
 
 
 def test_nested_blocks_each_collect_what_is_made_while_they_are_open():

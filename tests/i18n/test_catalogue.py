@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mapteach.explain.glossary import GLOSSARY
-from mapteach.i18n import LOCALE_DIR, language, tr
+from mapteach.i18n import LOCALE_DIR, language, ngettext, tr
 
 ROOT = Path(__file__).parents[2]
 _spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
@@ -25,7 +25,15 @@ _spec.loader.exec_module(tool)
 
 MESSAGES = tool.messages()
 CATALOG = tool.load()
-ENTRIES = {message.id: str(message.string) for message in CATALOG if message.id}
+#: Each message's English text and its Chinese; a plural's English is its two forms.
+ENTRIES = {
+    (" / ".join(message.id) if isinstance(message.id, tuple) else message.id): (
+        str(message.string[0]) if isinstance(message.string, tuple) else str(message.string)
+    )
+    for message in CATALOG
+    if message.id
+}
+PLURALS = {message.id: message.string for message in CATALOG if isinstance(message.id, tuple)}
 QUOTED = re.compile(r"「[^」]*」")
 
 
@@ -47,9 +55,34 @@ def test_the_check_finds_a_missing_an_unused_and_a_mismatched_message():
 def test_the_compiled_catalogue_is_the_po_file():
     with open(LOCALE_DIR / "zh" / "LC_MESSAGES" / "mapteach.mo", "rb") as handle:
         compiled = gettext.GNUTranslations(handle)
-    for msgid, msgstr in ENTRIES.items():
-        stale = f"run `python tools/i18n.py compile`: {msgid!r}"
-        assert compiled.gettext(msgid) == (msgstr or msgid), stale
+    for message in CATALOG:
+        if not message.id:
+            continue
+        stale = f"run `python tools/i18n.py compile`: {message.id!r}"
+        if isinstance(message.id, tuple):
+            for count in (1, 2):
+                english = message.id[0] if count == 1 else message.id[1]
+                wanted = message.string[0] or english
+                assert compiled.ngettext(*message.id, count) == wanted, stale
+        else:
+            assert compiled.gettext(message.id) == (message.string or message.id), stale
+
+
+def test_plural_messages_are_extracted_and_translated_once():
+    assert PLURALS, "no ngettext message in the catalogue"
+    assert all(len(forms) == 1 for forms in PLURALS.values())  # Chinese has one form
+    singular, plural = next(
+        msgid
+        for msgid, forms in PLURALS.items()
+        if forms[0] and set(tool.placeholders(msgid[1])) == {"n:!None"}
+    )
+    for count in (1, 7):
+        with language("zh"):
+            chinese = ngettext(singular, plural, count)
+        assert chinese == PLURALS[(singular, plural)][0].format(n=count)
+        assert ngettext(singular, plural, count) == (singular if count == 1 else plural).format(
+            n=count
+        )
 
 
 def test_chinese_comes_from_the_catalogue():

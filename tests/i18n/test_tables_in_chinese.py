@@ -14,13 +14,21 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mapteach import examples_table, explain_ap, explain_ndcg, explain_rr, trace_ap, trace_rr
+from mapteach import (
+    average_precision,
+    examples_table,
+    explain_ap,
+    explain_ndcg,
+    explain_rr,
+    trace_ap,
+    trace_rr,
+)
 from mapteach.analysis.conventions import ConventionTable
 from mapteach.analysis.reporting import best_by_measure, paired_effect
 from mapteach.articles.examples import get_example
 from mapteach.articles.slips import SLIPS, slips_table
 from mapteach.exercises.answers import asked_precision, check_number
-from mapteach.exercises.misconceptions import AP_MISCONCEPTIONS
+from mapteach.exercises.mistakes import mistakes_for, wrong_answers
 from mapteach.explain.ap_trace import TRACE_COLUMNS, TRACE_HEADERS, trace_headers
 from mapteach.explain.display import HEADERS, ShownTable, display_table, shown_label
 from mapteach.explain.pr_table import PR_HEADERS
@@ -44,9 +52,9 @@ def _chinese(text: object) -> bool:
 
 
 def _wrong_answers(labels):
-    return [
-        (m.name, m.compute(labels), m.explanation) for m in AP_MISCONCEPTIONS if m.applies(None)
-    ]
+    """Every AP mistake on ``labels``, explained in the current language."""
+    data = {"labels": labels, "n_relevant": sum(labels), "k": None}
+    return wrong_answers("AP", data, average_precision(labels))
 
 
 def test_explain_ap_speaks_chinese_with_the_same_numbers():
@@ -79,14 +87,22 @@ def test_a_misconception_feedback_is_chinese_and_keeps_its_english_key():
     assert feedback.status == "incorrect"
     assert feedback.misconception == "final hit count in every numerator"
     assert _chinese(feedback.message) and "0.4790" in feedback.message
-    assert AP_MISCONCEPTIONS[2].shown_name == "final hit count in every numerator"
+    (slip,) = [m for m in mistakes_for("AP") if m.name == feedback.misconception]
+    assert slip.shown_name == "final hit count in every numerator"
     with language("zh"):
-        assert _chinese(AP_MISCONCEPTIONS[2].shown_name)
+        assert _chinese(slip.shown_name)
 
 
 @pytest.mark.parametrize(
     ("typed", "status"),
-    [("0.2815", "correct"), ("0.28", "incomplete"), ("abc", "incorrect"), ("", "empty")],
+    [
+        ("0.2815", "correct"),
+        ("0.28", "incomplete"),
+        ("0.5", "incorrect"),
+        ("abc", "unreadable"),
+        ("1,234", "unreadable"),
+        ("", "empty"),
+    ],
 )
 def test_every_feedback_status_speaks_chinese(typed, status):
     with language("zh"):
@@ -101,10 +117,12 @@ def test_english_feedback_is_unchanged_by_default():
     assert check_number("0.28", 0.2815476).message == "Right so far: give 4 decimals."
     assert check_number("0.2815", 0.2815476).message == "Correct: 0.2815."
     assert check_number("", 0.5).message == "Type an answer: 4 decimals or a fraction such as 2/3."
-    wrong = check_number("0.4790", 0.2815476, misconceptions=_wrong_answers([0] * 6 + [1] * 4))
-    assert wrong.message.startswith(
+    wrongs = _wrong_answers([0] * 6 + [1] * 4)
+    wrong = check_number("0.4790", 0.2815476, misconceptions=wrongs)
+    (explanation,) = [w.explanation for w in wrongs if w.name == wrong.misconception]
+    assert wrong.message == (
         "Not quite: 0.4790 is what you get when you made this mistake: final hit count in every "
-        "numerator. You used the final number of hits"
+        f"numerator. {explanation}"
     )
 
 

@@ -16,8 +16,8 @@ import pytest
 from mapteach.analysis.convention_widgets import ConventionSwitches
 from mapteach.board.list_widget import RankingError, RankingList
 from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
+from mapteach.exercises import ArrangeExercise, ChoiceExercise
 from mapteach.exercises.factories_ap import ap_exercise, map_exercise, precision_exercise
-from mapteach.exercises.widgets import ArrangeExercise, ChoiceExercise
 from mapteach.explain.trace_display import show_trace, trace_html
 from mapteach.i18n import get_language, language, tr, widget_language
 from mapteach.judging.judging_board import GradeError, JudgingBoard
@@ -179,7 +179,7 @@ def test_an_exercises_static_fallback_in_chinese():
     assert html.startswith('<div class="mapteach-exercise-static" lang="zh-Hans">')
     assert f"<p><b>{tr('Exercise.', lang='zh')}</b> {exercise.prompt}</p>" in html
     assert f"<details><summary>{tr('Show solution', lang='zh')}</summary>" in html
-    assert "<code>exercise.check(your_answer)</code>" in html  # code stays code
+    assert "<code>exercise.submit(your_answer)</code>" in html  # code stays code
     assert tr("Show solution", lang="zh") != "Show solution"
     assert chinese(repr(exercise))
     english_html = ap_exercise([0, 1])._repr_mimebundle_()[0]["text/html"]

@@ -46,9 +46,6 @@ PENDING = frozenset(
         ("09_why_maps_disagree", 10, "query_id"),  # ConventionSwitches
         ("09_why_maps_disagree", 10, "retrieved"),
         ("10_from_scores_to_map", 13, "recall"),  # mean_interpolated_precision's index
-        ("14_incomplete_judgments_and_pooling", 26, "query_id"),  # pool_exercise
-        ("14_incomplete_judgments_and_pooling", 26, "doc_id"),
-        ("14_incomplete_judgments_and_pooling", 26, "runs"),
     }
 )
 

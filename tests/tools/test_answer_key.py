@@ -72,6 +72,19 @@ def test_each_misconception_gets_the_feedback_that_names_it(key):
     assert named > 60
 
 
+def test_the_key_shows_what_each_exercise_was_built_from_and_no_tex(key):
+    page, sections = key
+    for items in sections.values():
+        for item in items:
+            if item["kind"] == "number" and item["mistake_kind"] is not None:
+                assert item["data"] and "measure" in item, item["key"]
+                assert item["unreadable"]["status"] == "unreadable", item["key"]
+            for wrong in item["misconceptions"]:
+                assert {"explanation", "convention"} <= set(wrong), item["key"]
+    assert page.count('class="built"') >= 20
+    assert "$$" not in page and "\\frac" not in page
+
+
 def test_a_number_answer_appears_in_its_worked_solution(key):
     _, sections = key
     for items in sections.values():
@@ -98,13 +111,22 @@ def test_a_learners_key_has_their_own_rankings(tmp_path):
     )
     assert len(plain) == 4
     assert [i["prompt"] for i in alice] == [i["prompt"] for i in again]
-    assert [i["prompt"] for i in alice] != [i["prompt"] for i in bob]
-    for mine, theirs in zip(plain, alice, strict=True):
+    varied = [
+        (mine, theirs)
+        for mine, theirs in zip(plain, alice, strict=True)
+        if mine["data"] != theirs["data"]
+    ]
+    assert varied, "no exercise of 03 or 07 gives alice her own data"
+    assert [i["data"] for i in alice] != [i["data"] for i in bob]
+    for mine, theirs in varied:  # only exercises built with vary=True differ
         assert mine["prompt"] != theirs["prompt"]
         assert theirs["self_check"]["status"] == "correct"
         assert {m["name"] for m in theirs["misconceptions"]} == {
             m["name"] for m in mine["misconceptions"]
         }
+    for mine, theirs in zip(plain, alice, strict=True):
+        if mine["data"] == theirs["data"]:
+            assert mine["prompt"] == theirs["prompt"]
     assert "alice" in (tmp_path / "alice.html").read_text(encoding="utf-8")
 
 

@@ -1,5 +1,7 @@
 // The ranking board's list: drag or Alt+Arrow to reorder, click or Space to toggle
-// relevance. The model's traits are the only state; the kernel computes AP, the heading
+// relevance; with `fixed_relevance` (an arrangement exercise) nothing toggles, and the
+// plain arrows move the focused result too (the kernel refuses any change of relevance
+// then). The model's traits are the only state; the kernel computes AP, the heading
 // (marked "(edited)" once the list differs from its preset) and the preset menu's value,
 // and restores the preset when `reset_request` counts up. The view keeps only what a
 // gesture needs between two events: the result to focus after the next redraw, and the
@@ -8,6 +10,7 @@
 
 const CONTROL_EVENTS = [
   "presets", "preset", "compact", "n_unretrieved", "k", "interpolated", "query_name", "heading",
+  "fixed_relevance",
 ].map((trait) => `change:${trait}`).join(" ");
 
 function el(tag, attrs = {}, text = "") {
@@ -164,18 +167,19 @@ function itemNode(model, item, index) {
   return li;
 }
 
-function wireKeys(li, index, actions) {
+function wireKeys(model, li, index, actions) {
   li.addEventListener("keydown", (event) => {
     const handled = () => { event.preventDefault(); event.stopPropagation(); };
-    if (event.altKey && event.key === "ArrowUp") {
+    const moves = event.altKey || model.get("fixed_relevance");
+    if (moves && event.key === "ArrowUp") {
       handled();
       actions.move(index, index - 1);
-    } else if (event.altKey && event.key === "ArrowDown") {
+    } else if (moves && event.key === "ArrowDown") {
       handled();
       actions.move(index, index + 1);
     } else if (event.key === " " || event.key === "Enter") {
       handled();
-      actions.toggle(index);
+      if (!model.get("fixed_relevance")) actions.toggle(index);
     } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
       handled();
       const sibling = event.key === "ArrowUp" ? li.previousElementSibling : li.nextElementSibling;
@@ -227,8 +231,10 @@ function drawList(model, view, gesture, actions) {
   list.replaceChildren();
   model.get("items").forEach((item, index) => {
     const li = itemNode(model, item, index);
-    li.addEventListener("click", () => actions.toggle(index));
-    wireKeys(li, index, actions);
+    li.addEventListener("click", () => {
+      if (!model.get("fixed_relevance")) actions.toggle(index);
+    });
+    wireKeys(model, li, index, actions);
     wireDrag(li, index, gesture, actions);
     list.append(li);
     if (item.doc === target) li.focus();
@@ -257,6 +263,8 @@ function drawControls(model, view) {
   drawPresets(model, view);
   view.controls.hidden = model.get("compact");
   view.help.hidden = model.get("compact");
+  view.help.textContent = say(model, model.get("fixed_relevance") ? "help_fixed" : "help");
+  view.root.toggleAttribute("data-fixed-relevance", model.get("fixed_relevance"));
   drawDenominator(model, view);
   view.unretrieved.value = String(model.get("n_unretrieved"));
   view.cutoff.value = String(model.get("k"));

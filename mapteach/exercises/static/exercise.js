@@ -1,12 +1,20 @@
 // A self-check exercise: type a number, pick an option or arrange a list, then Check.
 // The model's traits are the only state. The view writes `answer` (what the learner
 // typed or picked) and counts `check_request` up on Check or Enter; the kernel judges
-// the answer and writes `status` and `feedback`, and clears both when the answer
-// changes. Keys the view handles stop here, so the notebook around it (where arrows
-// move between cells and Enter edits one) does not act on them too. Every text the view
-// shows itself comes from the `texts` trait, in the exercise's language.
+// the answer and writes `status`, `feedback` and `feedback_html` (the same text, escaped,
+// its formulas as MathML: the one shown), and clears them when the answer changes. Keys
+// the view handles stop here, so the notebook around it (where arrows move between cells
+// and Enter edits one) does not act on them too. Every text the view shows itself comes
+// from the `texts` trait, in the exercise's language.
 
-let nextId = 0;
+// Every widget loads this module on its own, so a counter of the module would start
+// again at 1 in each: the page keeps one, and every id made here is unique on the page.
+const ID_COUNTER = Symbol.for("mapteach.exercise.ids");
+
+function uniqueId(prefix) {
+  globalThis[ID_COUNTER] = (globalThis[ID_COUNTER] ?? 0) + 1;
+  return `${prefix}-${globalThis[ID_COUNTER]}`;
+}
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -64,7 +72,7 @@ function numberControl(model) {
 // One real radio per option, one per line. Arrow keys move focus and the choice
 // round the group (as a radio group does); Space or Enter picks the focused option.
 function choiceControl(model) {
-  const name = `mt-choice-${(nextId += 1)}`;
+  const name = uniqueId("mt-choice");
   const group = el("div", {
     class: "mt-options", role: "radiogroup", "aria-label": say(model, "options_aria"),
   });
@@ -112,9 +120,33 @@ function choiceControl(model) {
   return { node: group, handlers: [["change:answer change:options", draw]] };
 }
 
-// The arrangement board is a RankingList widget of its own, shown inside the exercise.
+// The arrangement: how to move, the board (a RankingList widget of its own, whose
+// relevance is fixed), and the readout of every target measure on the order shown, which
+// the kernel updates on every move. Reset asks the kernel for the starting order.
 function arrangeControl(model) {
+  const node = el("div", { class: "mt-arrange" });
+  const help = el("p", {
+    class: "mt-help", "data-testid": "arrange-help",
+  }, say(model, "arrange_help"));
   const slot = el("div", { class: "mt-board" });
+  const readout = el("div", {
+    class: "mt-arrange-readout",
+    "data-testid": "arrange-readout",
+    role: "status",
+    "aria-live": "polite",
+    "aria-label": say(model, "arrange_readout_aria"),
+  });
+  node.append(help, slot, readout);
+  const reset = el("button", {
+    type: "button",
+    class: "mt-button",
+    "data-testid": "arrange-reset",
+    title: say(model, "arrange_reset_title"),
+  }, say(model, "arrange_reset"));
+  reset.addEventListener("click", () => {
+    model.set("reset_request", model.get("reset_request") + 1);
+    model.save_changes();
+  });
   const manager = model.widget_manager;
   const ref = model.get("board");
   const shown = manager
@@ -124,7 +156,13 @@ function arrangeControl(model) {
       slot.append(view.el);
       return view;
     });
-  return { node: slot, handlers: [], remove: () => shown.then((view) => view.remove()) };
+  const draw = () => { readout.textContent = model.get("readout"); };
+  return {
+    node,
+    actions: [reset],
+    handlers: [["change:readout", draw]],
+    remove: () => shown.then((view) => view.remove()),
+  };
 }
 
 const CONTROLS = { number: numberControl, choice: choiceControl, arrange: arrangeControl };
@@ -134,6 +172,7 @@ function buildView(model, control) {
     class: "mapteach-exercise",
     "data-testid": "exercise",
     "data-kind": model.get("kind"),
+    "data-key": model.get("exercise_key"),
     lang: say(model, "lang"),
   });
   const prompt = el("div", { class: "mt-prompt" });
@@ -142,7 +181,7 @@ function buildView(model, control) {
     class: "mt-button mt-primary mapteach-check",
     "data-testid": "check-button",
   }, say(model, "check"));
-  const solutionId = `mt-solution-${(nextId += 1)}`;
+  const solutionId = uniqueId("mt-solution");
   const toggle = el("button", {
     type: "button",
     class: "mt-button",
@@ -157,7 +196,7 @@ function buildView(model, control) {
   });
   const solution = el("div", { class: "mt-solution", id: solutionId, "data-testid": "solution" });
   const actions = el("div", { class: "mt-actions" });
-  actions.append(check, toggle);
+  actions.append(check, ...(control.actions ?? []), toggle);
   const answer = el("div", { class: "mt-answer" });
   answer.append(control.node, actions);
   root.append(prompt, answer, feedback, solution);
@@ -182,7 +221,7 @@ function render({ model, el: host }) {
   };
   const drawFeedback = () => {
     view.feedback.dataset.status = model.get("status");
-    view.feedback.textContent = model.get("feedback");
+    view.feedback.innerHTML = model.get("feedback_html");
   };
   const drawSolution = () => { view.solution.innerHTML = model.get("solution"); };
   const drawToggle = () => {
@@ -193,7 +232,7 @@ function render({ model, el: host }) {
   };
   const handlers = [
     ["change:prompt", drawPrompt],
-    ["change:status change:feedback", drawFeedback],
+    ["change:status change:feedback_html", drawFeedback],
     ["change:solution", drawSolution],
     ["change:show_solution", drawToggle],
     ...control.handlers,

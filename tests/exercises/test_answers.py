@@ -1,0 +1,255 @@
+"""Reading an answer however it is typed, and naming exactly the mistakes it matches."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+from mapteach.exercises.answers import (
+    STATUSES,
+    Feedback,
+    WrongAnswer,
+    check_number,
+    parse_answer,
+)
+from mapteach.i18n import language
+
+# ---------------------------------------------------------------- reading
+
+#: (typed, the number meant, its decimals: None for an exact form)
+READABLE = [
+    ("0.5", Fraction(1, 2), 1),
+    ("0.2815", Fraction(2815, 10000), 4),
+    ("０．５０００", Fraction(1, 2), 4),  # full-width digits and full stop
+    ("０.２８", Fraction(28, 100), 2),
+    ("0,5", Fraction(1, 2), 1),
+    ("0,2815", Fraction(2815, 10000), 4),
+    ("０，５", Fraction(1, 2), 1),  # full-width comma
+    ("0,282", Fraction(282, 1000), 3),  # no thousands group follows a lone 0
+    ("1,5", Fraction(3, 2), 1),  # a thousands group has 3 digits
+    ("-0,25", Fraction(-1, 4), 2),
+    ("2/3", Fraction(2, 3), None),
+    ("２／３", Fraction(2, 3), None),
+    ("2 / 3", Fraction(2, 3), None),
+    ("2÷3", Fraction(2, 3), None),
+    ("3分之2", Fraction(2, 3), None),  # Chinese: "of 3 parts, 2"
+    ("½", Fraction(1, 2), None),
+    ("-1/3", Fraction(-1, 3), None),
+    ("50%", Fraction(1, 2), None),
+    ("５０％", Fraction(1, 2), None),
+    ("28.15 %", Fraction(2815, 10000), 4),
+    ("28,15%", Fraction(2815, 10000), 4),
+    ("百分之50", Fraction(1, 2), None),
+    ("百分之28.15", Fraction(2815, 10000), 4),
+    ("−0.2", Fraction(-1, 5), 1),  # unicode minus
+    ("－０．２", Fraction(-1, 5), 1),  # full-width hyphen-minus
+    ("  0.5 ", Fraction(1, 2), 1),
+    ("\u30000.5\u3000", Fraction(1, 2), 1),  # ideographic spaces
+    ("=0.5", Fraction(1, 2), 1),
+    ("＝0.5", Fraction(1, 2), 1),
+    ("0.5=", Fraction(1, 2), 1),
+    ("0.5。", Fraction(1, 2), 1),  # a Chinese full stop ends the sentence
+    ("0。5", Fraction(1, 2), 1),  # and stands for the point between digits
+    ("AP = 0.3250", Fraction(325, 1000), 4),
+    ("P@3=2/3", Fraction(2, 3), None),
+    ("AP = (1/4 + 2/5) / 2 = 0.3250", Fraction(325, 1000), 4),  # the working, then the result
+    ("≈ 0.3333", Fraction(3333, 10000), 4),
+    ("2.815e-1", Fraction(2815, 10000), 4),
+    (".5", Fraction(1, 2), 1),
+    ("1", Fraction(1), None),
+    (1, Fraction(1), None),
+    (0.479, Fraction(479, 1000), 3),
+    (Fraction(2, 3), Fraction(2, 3), None),
+]
+
+
+@pytest.mark.parametrize(("typed", "meant", "decimals"), READABLE, ids=repr)
+def test_every_way_a_number_is_typed_is_read(typed, meant, decimals):
+    assert parse_answer(typed) == (float(meant), decimals)
+
+
+#: (typed, what the English message says about it)
+UNREADABLE = [
+    ("abc", "Could not read 'abc' as a number; type a decimal such as 0.5"),
+    ("0 5", "Could not read '0 5' as a number"),  # two numbers, not 5
+    ("nan", "Could not read 'nan'"),
+    ("inf", "Could not read 'inf'"),
+    ("1e999999999", "Could not read '1e999999999'"),
+    (float("nan"), "Could not read 'nan'"),
+    (True, "Could not read 'True'"),
+    ("=", "Could not read '='"),
+    ("1/2/3", "Could not read '1/2/3'"),
+    ("50%%", "Could not read '50%%'"),
+    ("1,2,3", "Could not read '1,2,3'"),
+    ("1,000", "'1,000' could be 1.000 or 1000: a comma marks decimals"),
+    ("1,234", "'1,234' could be 1.234 or 1234"),
+    ("１，２３４", "'１，２３４' could be 1.234 or 1234"),
+    ("1.000,5", "'1.000,5' has both a comma and a point"),
+    ("0,5.", "'0,5.' has both a comma and a point"),
+    ("1/0", "'1/0' divides by 0; type a fraction such as 1/2"),
+    ("x" * 80, "Could not read '" + "x" * 39 + "…' as a number"),
+]
+
+
+@pytest.mark.parametrize(("typed", "says"), UNREADABLE, ids=repr)
+def test_what_cannot_be_read_is_unreadable_with_an_example_in_both_languages(typed, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        parse_answer(typed)
+    feedback = check_number(typed, 0.5, misconceptions=[("slip", 0.5, "")])
+    assert (feedback.status, feedback.mistakes) == ("unreadable", ())
+    assert feedback.message.startswith(says)
+    assert "such as" in feedback.message
+    with language("zh"):
+        chinese = check_number(typed, 0.5)
+    assert chinese.status == "unreadable"
+    assert re.search(r"[\u4e00-\u9fff]", chinese.message), chinese.message
+    assert "如" in chinese.message and chinese.message != feedback.message
+
+
+def test_the_statuses():
+    assert STATUSES == ("correct", "incorrect", "incomplete", "empty", "unreadable")
+    for status in STATUSES:
+        html = Feedback(status, "text")._repr_html_()
+        assert f'data-status="{status}" style="color:#' in html
+    assert check_number("\u3000", 0.5).status == "empty"
+
+
+# ---------------------------------------------------------------- the rule, in every form
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["0.2815", "０．２８１５", "0,2815", "28.15%", "２８．１５％", "AP = 0.2815", "0.28155"],
+)
+def test_the_truth_in_any_form_is_correct(typed):
+    assert check_number(typed, 0.2815476).correct
+
+
+def test_the_precision_asked_counts_in_every_form():
+    assert check_number("０．２８", 0.2815476).status == "incomplete"
+    assert check_number("0,3", 0.2815476).status == "incomplete"
+    assert check_number("2/3", 0.6667).status == "incorrect"  # exact forms are exact
+    assert check_number("２／３", 2 / 3).correct
+    one = check_number("0.3", 0.2815476, decimals=2)
+    assert (one.status, one.message) == ("incomplete", "Right so far: give 2 decimals.")
+
+
+# ---------------------------------------------------------------- naming mistakes
+
+HALVED = WrongAnswer("halved", 0.25, "You halved it.")
+
+
+def test_a_mistake_is_named_only_when_the_answer_matches_its_value():
+    wrongs = [HALVED, WrongAnswer("doubled", 1.0, "You doubled it.")]
+    for typed, named in [
+        ("0.2500", ("halved",)),
+        ("０，２５", ("halved",)),
+        ("25%", ("halved",)),
+        ("1/4", ("halved",)),
+        ("1", ("doubled",)),
+        ("0.2501", ()),  # one unit off at the asked precision
+        ("0.2499", ()),
+        ("0.3", ()),  # under-precise: rounds towards 0.25 but does not match it
+        ("26%", ()),
+        ("1/3", ()),
+        ("2", ()),
+    ]:
+        feedback = check_number(typed, 0.5, misconceptions=wrongs)
+        assert feedback.mistakes == named, typed
+        assert feedback.misconception == (named[0] if named else None)
+        assert feedback.status == "incorrect"
+
+
+def test_two_mistakes_of_the_same_value_are_both_named_once_each_in_order():
+    wrongs = [
+        WrongAnswer("divided by the list's length", 0.1, "You divided by 10."),
+        WrongAnswer("halved", 0.25, "You halved it."),
+        WrongAnswer("mean of P@i over every rank", 0.1, "You averaged every rank."),
+        WrongAnswer("divided by the list's length", 0.1, "Said twice."),
+        ("mean of P@i over every rank", 0.1, "A tuple, said twice."),
+    ]
+    feedback = check_number("0.1000", 0.5, misconceptions=wrongs)
+    assert feedback.mistakes == ("divided by the list's length", "mean of P@i over every rank")
+    assert feedback.misconception == "divided by the list's length"
+    assert not feedback.convention
+    assert feedback.message == (
+        "Not quite: 0.1000 is what you get when you made any of these mistakes: divided by "
+        "the list's length; mean of P@i over every rank. You divided by 10. You averaged "
+        "every rank."
+    )
+    assert "twice" not in feedback.message
+
+
+APK = WrongAnswer(
+    "divided by min(k, R), as Kaggle's apk",
+    2 / 3,
+    "That is AP@3 as Kaggle's apk computes it; this exercise asks for trec_eval's ÷ R.",
+    convention=True,
+)
+
+
+def test_a_convention_is_said_to_be_one_not_a_slip():
+    feedback = check_number("0.6667", 0.4, misconceptions=[APK])
+    assert (feedback.status, feedback.convention) == ("incorrect", True)
+    assert feedback.mistakes == (APK.name,)
+    assert feedback.message == (
+        "0.6667 is another convention, not a slip: divided by min(k, R), as Kaggle's apk. "
+        + APK.explanation
+    )
+    assert "mistake" not in feedback.message and "Not quite" not in feedback.message
+    other = APK._replace(name="divided by the hits in the top k")
+    two = check_number("2/3", 0.4, misconceptions=[APK, other])
+    assert two.convention and two.mistakes == (APK.name, other.name)
+    assert two.message.startswith("2/3 is what other conventions give, not a slip:")
+
+
+def test_a_value_both_a_slip_and_a_convention_names_both():
+    slip = WrongAnswer("divided by k", 2 / 3, "You divided by k = 3.")
+    feedback = check_number("0.6667", 0.4, misconceptions=[APK, slip])
+    assert not feedback.convention
+    assert feedback.mistakes == (APK.name, slip.name)  # in the order given
+    assert feedback.message == (
+        "Not quite: 0.6667 is what you get when you made this mistake: divided by k. "
+        "It is also what another convention gives: divided by min(k, R), as Kaggle's apk. "
+        f"{APK.explanation} You divided by k = 3."
+    )
+
+
+def test_explanations_arrive_translated_and_names_are_translated_here():
+    # "relevant" is in the catalogue: as a name it is translated, as an explanation it is not
+    with language("zh"):
+        feedback = check_number("0.25", 0.5, misconceptions=[("relevant", 0.25, "relevant")])
+    assert feedback.misconception == "relevant"
+    assert "相关" in feedback.message
+    assert feedback.message.endswith("relevant")
+    assert "Not quite" not in feedback.message
+
+
+def test_an_answer_within_the_precision_of_the_truth_names_nothing():
+    feedback = check_number("0", 0.03, decimals=1, misconceptions=[("zero", 0.0, "No.")])
+    assert feedback.mistakes == ()
+
+
+# ---------------------------------------------------------------- the verdict's own checks
+
+
+def test_feedback_keeps_its_mistakes_consistent():
+    assert Feedback("incorrect", "No.", "b") == Feedback("incorrect", "No.", mistakes=("b",))
+    assert Feedback("incorrect", "No.", mistakes=["a", "b"]).misconception == "a"
+    for kwargs in (
+        {"mistakes": ("a", "a")},
+        {"misconception": "b", "mistakes": ("a", "b")},
+    ):
+        with pytest.raises(ValueError, match="named once each"):
+            Feedback("incorrect", "No.", **kwargs)
+    for status, kwargs in (
+        ("correct", {"misconception": "a"}),
+        ("unreadable", {"mistakes": ("a",)}),
+        ("incorrect", {"convention": True}),
+    ):
+        with pytest.raises(ValueError, match="named only for an incorrect answer"):
+            Feedback(status, "No.", **kwargs)
+    with pytest.raises(ValueError, match="status must be one of"):
+        Feedback("right", "no such status")  # type: ignore[arg-type]
