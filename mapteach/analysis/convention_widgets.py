@@ -2,7 +2,8 @@
 
 The drop-downs' captions and the readout speak the language current when the
 switches are made, or their ``lang=``; the choices are the option values the
-measures take (``ties="expected"``), shown as they are typed in code.
+measures take (``ties="expected"``), shown as they are typed in code. Each caption
+is shown whole, and the per-query table has one header row, its query column included.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
+from mapteach.explain.display import display_table
 from mapteach.i18n import N_, language, tr, widget_language
 from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
 from mapteach.runs.evaluation import evaluate
@@ -72,6 +74,8 @@ class ConventionSwitches:
             name: ipywidgets.Dropdown(
                 options=self._choices(name, options),
                 description=tr(_CAPTIONS[name], lang=self.lang),
+                # as wide as its caption: the default width cuts "denominator" short
+                style={"description_width": "initial"},
             )
             for name, options in self.OPTIONS.items()
         }
@@ -119,7 +123,12 @@ class ConventionSwitches:
         readout = tr(
             "<b>MAP = {map:.4f}</b> over {n} queries", lang=self.lang, map=self.map, n=len(table)
         )
-        self.output.value = f'<p style="font-size:16px">{readout}</p>' + table.round(4).to_html()
+        self.output.value = f'<p style="font-size:16px">{readout}</p>' + self._table_html(table)
+
+    def _table_html(self, table: pd.DataFrame) -> str:
+        """The per-query table in the switches' language: the query ids a column, one header row."""
+        shown = display_table(table.reset_index(), lang=self.lang, digits=4)
+        return str(shown.to_html(index=False, float_format="{:.4f}".format))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = self.widget._repr_mimebundle_(**kwargs)

@@ -90,10 +90,14 @@ SETTINGS: Mapping[str, tuple[Mapping[str, Any], str]] = MappingProxyType(
         ),
         "empty_skipped": _setting(
             {"no_relevant": "skip"},
-            N_("queries with R = 0 left out of the mean (article 003; torchmetrics skip)"),
+            N_(
+                "queries with R = 0 left out of the mean (article 003; torchmetrics with "
+                'empty_target_action="skip": its default, "neg", scores them 0)'
+            ),
         ),
         "empty_one": _setting(
-            {"no_relevant": "one"}, N_("queries with R = 0 score AP 1 (ml_metrics mapk)")
+            {"no_relevant": "one"},
+            N_('queries with R = 0 score AP 1 (torchmetrics with empty_target_action="pos")'),
         ),
         "missing_zero": _setting(
             {"missing": "zero"},
@@ -248,19 +252,27 @@ def _ir_measures(judged: dict, ranked: dict, common: list[str]) -> _Peer:
 
 
 def _ranx(judged: dict, ranked: dict, common: list[str]) -> _Peer:
+    """ranx on the whole input; where it refuses it, with the option its error names."""
     if not _installed("ranx"):
         return "ranx", None, _NOT_INSTALLED
     from ranx import Qrels, Run
     from ranx import evaluate as ranx_evaluate
 
-    ranx_qrels = Qrels({q: judged[q] for q in common})
-    scores = ranx_evaluate(
-        ranx_qrels, Run({q: ranked[q] for q in common}), "map", return_mean=False
-    )
+    ranx_qrels, ranx_run = Qrels(judged), Run(ranked)
+    try:
+        scores = ranx_evaluate(ranx_qrels, ranx_run, "map", return_mean=False)
+        explains = N_("R; tied documents keep input order")
+    except AssertionError:  # the run and the qrels hold different queries
+        scores = ranx_evaluate(ranx_qrels, ranx_run, "map", return_mean=False, make_comparable=True)
+        explains = N_(
+            "stops with an error when the run lacks a judged query; with "
+            "make_comparable=True (shown) it scores that query 0; R; tied documents keep "
+            "input order"
+        )
     return (
         "ranx",  # ranx returns scores in its own query order: align by its keys
         dict(zip(ranx_qrels.keys(), map(float, scores), strict=True)),
-        N_("R; tied documents keep input order"),
+        explains,
     )
 
 
@@ -303,7 +315,11 @@ def _torchmetrics(judged: dict, ranked: dict, common: list[str]) -> _Peer:
         )
         for q in common
     }
-    return "torchmetrics", values, N_("only the retrieved list: denominator r")
+    return (
+        "torchmetrics",
+        values,
+        N_("only the retrieved list: denominator r; a query with no relevant document scores 0"),
+    )
 
 
 #: The peer libraries, in the order of compare_conventions' rows.

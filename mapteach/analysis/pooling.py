@@ -1,10 +1,11 @@
 """Pooling: judge only the top of some runs, and see what that does to a run left out of the pool.
 
 No test collection judges every document for every query. TREC judges the *pool*:
-the union of the top ``depth`` results of each submitted run (IIR §8.5), and every
-other document counts as not relevant. A run that did not help build the pool is
-then blamed for the relevant documents only it found: pool bias (Zobel, SIGIR
-1998; Buckley and Voorhees, SIGIR 2004). Runs and qrels are DataFrames as
+the union of the top ``depth`` results of each pooled run (IIR §8.5; usually some of
+the runs submitted, each group's priority runs), and every other document counts as
+not relevant. A run that did not help build the pool is then blamed for the relevant
+documents only it found: pool bias (Zobel, SIGIR 1998; Buckley and Voorhees, SIGIR
+2004). Runs and qrels are DataFrames as
 :func:`mapteach.runs.frames.as_run` and :func:`~mapteach.runs.frames.as_qrels` give
 them (string ids), or anything those accept. Introduced in
 ``14_incomplete_judgments_and_pooling``.

@@ -18,6 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.patches import Polygon, Rectangle
 
 from mapteach.i18n import tr
@@ -30,6 +31,10 @@ _RGBA_RELEVANT = np.array(to_rgba(RELEVANT))
 
 
 _RGBA_IRRELEVANT = np.array(to_rgba(IRRELEVANT))
+
+#: The board figure's width in inches, and the gap between the PR axes and its legend.
+_BOARD_WIDTH = 8.6
+_LEGEND_GAP = 0.25
 
 
 def _live_canvas(figure: Figure) -> Any:
@@ -144,6 +149,9 @@ class _BlittedDrawing:
 class BoardFigure(_BlittedDrawing):
     """The ranking board's picture: P@k at every rank, and the PR curve with AP's area.
 
+    One legend, in the margin right of the PR curve where nothing is drawn, lists what
+    is shown: the cutoff line and the interpolated curve only while they are drawn.
+
     Parameters
     ----------
     live : bool, default True
@@ -155,7 +163,7 @@ class BoardFigure(_BlittedDrawing):
 
     def __init__(self, *, live: bool = True, lang: str | None = None) -> None:
         super().__init__(
-            (7.6, 2.8), 96, live, lang, left=0.07, right=0.98, bottom=0.17, top=0.82, wspace=0.25
+            (_BOARD_WIDTH, 2.8), 96, live, lang, left=0.07, bottom=0.17, top=0.82, wspace=0.25
         )
         self.ax_precision, self.ax_pr = self.figure.subplots(1, 2)
         self._style_axes()
@@ -169,7 +177,14 @@ class BoardFigure(_BlittedDrawing):
         add(self.sawtooth)
         (self.interpolated,) = self.ax_pr.plot([], [], color=ACCENT, lw=1.5, drawstyle="steps-pre")
         add(self.interpolated)
-        self._add_legends()
+        self._entries = {
+            self.sawtooth: tr("precision after each rank", lang=self.lang),
+            self.interpolated: tr("interpolated", lang=self.lang),
+            self.area: tr("shaded area = AP", lang=self.lang),
+            self.cutoff: tr("cutoff k", lang=self.lang),
+        }
+        self.legend = self._show_legend(self._entries)
+        self._leave_room_for_legend()
         self._legend_shows: tuple[bool, bool] | None = None
         self._length = -1
 
@@ -193,38 +208,34 @@ class BoardFigure(_BlittedDrawing):
         self.ax_precision.set_ylim(0, 1.05)
         self.ax_pr.set(xlim=(0, 1.02), ylim=(0, 1.05))
 
-    def _add_legends(self) -> None:
-        """The PR curve's legend and the cutoff's, in the figure's language."""
-        lang = self.lang
-        # the optional entry is the top row of a legend anchored below: hidden, it leaves no gap
-        self.pr_legend = self.ax_pr.legend(
-            [self.interpolated, self.sawtooth, self.area],
-            [
-                tr("interpolated", lang=lang),
-                tr("precision after each rank", lang=lang),
-                tr("shaded area = AP", lang=lang),
-            ],
+    def _show_legend(self, entries: dict[Artist, str]) -> Legend:
+        """A legend of ``entries`` in the margin right of the PR axes, where nothing is drawn."""
+        return self.ax_pr.legend(
+            list(entries),
+            list(entries.values()),
             fontsize=7,
-            loc="lower left",
-            frameon=False,
-        )
-        self.cutoff_legend = self.ax_precision.legend(
-            [self.cutoff],
-            [tr("cutoff k", lang=lang)],
-            fontsize=7,
-            loc="upper right",
+            loc="upper left",
+            bbox_to_anchor=(1.03, 1.0),
+            borderaxespad=0,
             frameon=False,
         )
 
+    def _leave_room_for_legend(self) -> None:
+        """Narrow the axes so that the legend, with every entry, fits in the right margin."""
+        width = self.legend.get_window_extent(self.canvas.get_renderer()).width / self.figure.dpi
+        room = (width + _LEGEND_GAP) / _BOARD_WIDTH
+        self.figure.subplots_adjust(right=1 - room)
+
     def _legend_only_drawn(self, *, cutoff: bool, interpolated: bool) -> None:
-        """Show a legend entry only for what is drawn; redraw once when that changes."""
+        """List in the legend only what is drawn; redraw once when that changes."""
         if (cutoff, interpolated) == self._legend_shows:
             return
         self._legend_shows = (cutoff, interpolated)
-        self.cutoff_legend.set_visible(cutoff)
-        for artist in (self.pr_legend.legend_handles[0], self.pr_legend.get_texts()[0]):
-            if artist is not None:
-                artist.set_visible(interpolated)
+        hidden = {self.cutoff: not cutoff, self.interpolated: not interpolated}
+        self.legend.remove()
+        self.legend = self._show_legend(
+            {artist: text for artist, text in self._entries.items() if not hidden.get(artist)}
+        )
         self._blit.redraw()
 
     def _set_length(self, n: int) -> None:

@@ -74,6 +74,13 @@ def list_texts(lang: str) -> dict[str, str]:
             "now_relevant": tr("{title} at rank {rank} is now relevant."),
             "now_not_relevant": tr("{title} at rank {rank} is now not relevant."),
             "r_missed": tr("R = {r} ({missed} relevant never retrieved)"),
+            "k_rejected": tr(
+                "Cutoff k must be a whole number, 0 or more (0 for the whole list); "
+                "it stays at {value}."
+            ),
+            "n_unretrieved_rejected": tr(
+                "Missed relevant must be a whole number, 0 or more; it stays at {value}."
+            ),
         }
 
 

@@ -235,14 +235,11 @@ class MultiQueryBoard(_StaticFallbackBox):
         self.map_readout = Readout(label="MAP", testid="map-value")
         self._bar_labels = [_bar_label(title) for title in titles]
         self.plot = APBarsFigure(self._bar_labels, lang=self.lang)
-        super().__init__(
-            [
-                ipywidgets.HBox(
-                    self.rankings, layout=ipywidgets.Layout(justify_content="space-around")
-                ),
-                ipywidgets.HBox([self.map_readout, self.plot.canvas]),
-            ]
-        )
+        # the row's class lines the lists up whatever their titles' lengths (ranking_list.css)
+        queries = ipywidgets.HBox(
+            self.rankings, layout=ipywidgets.Layout(justify_content="space-around")
+        ).add_class("mapteach-queries")
+        super().__init__([queries, ipywidgets.HBox([self.map_readout, self.plot.canvas])])
         for ranking in self.rankings:
             ranking.observe(self._refresh, names="ap")
         self._refresh()

@@ -78,7 +78,11 @@ class LiveReadout(ipywidgets.HTML):
     def _board_lines(self) -> tuple[list[str], str, float]:
         ranking = self._rankings[0]
         labels, r, k = ranking.labels, ranking.n_relevant, ranking.cutoff
-        head = tr("labels on screen: {labels}   R = {r}   k = {k}", labels=labels, r=r, k=k)
+        head = (
+            tr("labels on screen: {labels}   R = {r}   k = all", labels=labels, r=r)
+            if k is None
+            else tr("labels on screen: {labels}   R = {r}   k = {k}", labels=labels, r=r, k=k)
+        )
         explanation = explain_ap(labels, n_relevant=r, k=k)
         ap = _ap(ranking)
         text = [head, str(explanation), explanation.note]
@@ -127,8 +131,8 @@ def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
     """A printout of ``board`` that follows it: rewritten after every drag, click or number.
 
     For a :class:`~mapteach.board.ranking_board.RankingBoard`: the labels on
-    screen, R and the cutoff k, then AP's arithmetic as :func:`~mapteach.explain_ap`
-    writes it and its note on R. For a
+    screen, R and the cutoff k ("k = all" for the whole list), then AP's
+    arithmetic as :func:`~mapteach.explain_ap` writes it and its note on R. For a
     :class:`~mapteach.board.ranking_board.MultiQueryBoard`: each query's labels,
     R and AP, then MAP. Every AP is :func:`~mapteach.average_precision` of the
     list on screen, so the printout never contradicts the board.
@@ -156,7 +160,7 @@ def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
     >>> board = RankingBoard(example="003_a")
     >>> readout = live_readout(board)
     >>> print(readout.text)
-    labels on screen: [1, 0, 1, 1, 0, 0, 0, 0]   R = 3   k = None
+    labels on screen: [1, 0, 1, 1, 0, 0, 0, 0]   R = 3   k = all
     AP = (1/1 + 2/3 + 3/4) / 3 = 0.8056
     R = 3 relevant documents, all of them in the ranks that count.
     >>> board.ranking.move("d4", 1)  # a drag: the printout follows
@@ -183,6 +187,6 @@ def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
     >>> sorted(readout._repr_mimebundle_())
     ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain']
     >>> print(live_readout(RankingBoard(example="003_b", lang="zh")).text.splitlines()[0])
-    面板上的标签：[1, 0, 1, 0, 0, 0, 0, 0]   R = 3   k = None
+    面板上的标签：[1, 0, 1, 0, 0, 0, 0, 0]   R = 3   k = 全部
     """
     return LiveReadout(board)

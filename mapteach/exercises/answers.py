@@ -1,24 +1,16 @@
-"""Reading and checking a learner's answer: one rule, its verdict and the feedback it gets.
+"""Checking a learner's answer: one rule, its verdict and the feedback it gets.
 
-Reading
--------
-:func:`parse_answer` reads a number however a person types it: a decimal (``0.2815``),
-a fraction (``2/3``, ``2 / 3``, ``2÷3``, Chinese ``3分之2``), a percentage (``28.15%``,
-``百分之50``); with full-width characters, as a Chinese input method types them
-(``０．５``, ``２／３``, ``５０％``, ``，``, ``＝``, the ideographic space), a unicode
-minus (``−0.2``), surrounding spaces, a leading ``=`` and a trailing ``=`` or ``。``,
-or a label before an ``=`` (``AP = 0.3250``, ``P@3=2/3``: the number after the last
-``=`` is the answer). A comma is a decimal mark where nothing else can be meant
-(``0,5``, ``0,2815``, ``1,5``); ``1,234`` could be 1.234 or 1234, and a number with
-both a comma and a point leaves unclear which marks the decimals: neither is read.
+Answers are read by :func:`~mapteach.exercises.reading.parse_answer`, however they are
+typed (decimals, fractions, percentages, full-width characters, comma decimals).
 
 The rule
 --------
 An exercise states the precision it asks for: ``decimals`` (4 for AP-style answers).
 Answers come in two forms. A *decimal* (``0.2815``, ``0.28``, ``28.15%``) is read as
-the number padded with zeros to the asked decimals; an *exact form* (a fraction such as
-``2/3``, a whole number such as ``1``, a whole percentage such as ``50%``) is compared
-exactly. :func:`check_number` gives each answer one status, trying in this order:
+the number padded with zeros to the asked decimals; a percentage counts the decimals
+of the fraction it stands for, so a whole percentage such as ``58%`` has 2. An *exact
+form* (a fraction such as ``2/3``, a whole number such as ``1``) is compared exactly.
+:func:`check_number` gives each answer one status, trying in this order:
 
 ``"empty"``
     Nothing was typed.
@@ -31,42 +23,48 @@ exactly. :func:`check_number` gives each answer one status, trying in this order
     unit of the last asked decimal); an exact form equals the truth.
 ``"incomplete"``
     The answer is right so far but under-precise: it has fewer decimals than asked,
-    and the truth rounds to it at the decimals given (``0.28`` for 0.2815 when 4
-    decimals are asked). The feedback says "right so far: give 4 decimals".
+    and the truth rounds to it at the decimals given (``0.28`` or ``28%`` for 0.2815
+    when 4 decimals are asked). The feedback says "right so far: give 4 decimals".
 ``"incorrect"``, naming mistakes
     The answer matches a mistake's value at the asked precision (or exactly, for an
-    exact form), by the same test as "correct"; every mistake it matches is named,
-    once each, in the order given. A value that does not match the truth is never
-    called right, and an under-precise guess is never pinned on a mistake it merely
-    rounds to: ``0.48`` names no mistake when 4 decimals are asked, ``0.4790`` does.
-    Nor is an answer within the asked precision of the truth (an exact ``0`` for
-    0.03 at 1 decimal), whatever it equals. A value that is another convention
-    (``WrongAnswer.convention``) is said to be one, not called a slip.
+    exact form), by the same test as "correct". An under-precise answer with at
+    least 2 decimals also names a mistake whose value rounds to it at the answer's
+    own decimals (``0.48`` for article 001's 0.4790, when the truth does not round to
+    0.48), and still asks for the asked decimals. A value that does not match the
+    truth is never called right, and an answer within the asked precision of the
+    truth (an exact ``0`` for 0.03 at 1 decimal) is pinned on no mistake, whatever
+    it equals. Every mistake matched is named, once each, the likeliest first (the
+    value closest to the answer, then in the order given); where several share the
+    value, one sentence names them all, numbered, and the two likeliest are
+    explained. A value that is another convention (``WrongAnswer.convention``) is
+    said to be one, with who computes it that way, not called a slip.
+``"incorrect"``, truncated
+    The answer, with at least 2 decimals (or all those asked), is the truth cut off
+    instead of rounded (``0.6666`` for 2/3): it is named ``"truncated instead of
+    rounded"`` and the learner is told to round.
 ``"incorrect"``
-    Anything else, with a generic hint.
+    Anything else, with a generic hint; for a measure (``measure`` given) whose truth
+    lies in [0, 1], an answer outside [0, 1] is told that the measure lies there.
 
 Feedback is written in the current language (:func:`mapteach.i18n.tr`): a mistake's
-explanation arrives already written in it (in the learner's own numbers); its name
-and the hint are English messages (marked with :func:`~mapteach.i18n.N_` where they
-are defined), translated when the feedback is given. :attr:`Feedback.misconception`
-and :attr:`Feedback.mistakes` keep the English names, keys.
+explanation arrives already written in it (in the learner's own numbers); its name,
+a convention's label and the hint are English messages (marked with
+:func:`~mapteach.i18n.N_` where they are defined), translated when the feedback is
+given. :attr:`Feedback.misconception` and :attr:`Feedback.mistakes` keep the English
+names, keys.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
-import re
-import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
 from functools import reduce
 from html import escape
 from typing import Any, Literal
 
 from mapteach.exercises.mistakes import WrongAnswer
+from mapteach.exercises.reading import parse_answer, shown_answer
 from mapteach.i18n import N_, ngettext, tr
 
 __all__ = [
@@ -77,6 +75,7 @@ __all__ = [
     "agrees_at",
     "asked_precision",
     "check_number",
+    "joined_sentences",
     "parse_answer",
 ]
 
@@ -176,143 +175,8 @@ class Feedback:
         )
 
 
-#: What people type for a minus, a division or an equals sign, that NFKC leaves alone.
-_SPELLINGS = str.maketrans({"−": "-", "÷": "/", "⁄": "/", "∕": "/", "≈": "="})
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
-_FRACTION = re.compile(r"([+-]?[0-9]+)/([0-9]+)")
-#: Chinese "b分之a", a over b: ``3分之2`` is 2/3.
-_CHINESE_FRACTION = re.compile(r"([0-9]+)分之([+-]?[0-9]+)")
-_CHINESE_PERCENT = "百分之"
-#: The most characters (and the largest power of ten) a number is read with.
-_LONGEST = 60
-
-
-def _shown(answer: Any) -> str:
-    """The answer as the feedback quotes it: stripped, and cut after 40 characters."""
-    text = str(answer).strip()
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def _unreadable(answer: Any) -> ValueError:
-    return ValueError(
-        tr(
-            "Could not read {answer!r} as a number; type a decimal such as 0.5, "
-            "a fraction such as 1/2, or a percentage such as 50%.",
-            answer=_shown(answer),
-        )
-    )
-
-
-def _normalised(text: str) -> str:
-    """The text as the number's grammar reads it: NFKC, one spelling, no labels or spaces."""
-    text = unicodedata.normalize("NFKC", text).translate(_SPELLINGS).lower()
-    text = " ".join(text.split())
-    # a space between two digits stays, so "0 5" is not read as 5
-    text = re.sub(r"(?<![0-9]) | (?![0-9])", "", text).lstrip("=").rstrip("=。")
-    text = text.rpartition("=")[2]
-    text = re.sub(r"(?<=[0-9])。(?=[0-9])", ".", text)
-    if text.startswith(_CHINESE_PERCENT):
-        text = text.removeprefix(_CHINESE_PERCENT) + "%"
-    return _CHINESE_FRACTION.sub(r"\2/\1", text)
-
-
-def _decimal_point(text: str, answer: Any) -> str:
-    """``text`` with its decimal comma made a point; a ValueError where that is unclear."""
-    if "," not in text:
-        return text
-    whole, _, tail = text.partition(",")
-    if "." in text:
-        raise ValueError(
-            tr(
-                "{answer!r} has both a comma and a point, so which one marks the decimals "
-                "is unclear; type one decimal point, such as 0.5.",
-                answer=_shown(answer),
-            )
-        )
-    if len(tail) == 3 and tail.isdigit() and whole.lstrip("+-") not in ("", "0"):
-        raise ValueError(
-            tr(
-                "{answer!r} could be {point} or {thousands}: a comma marks decimals in some "
-                "places and thousands in others. Type the decimal with a point, such as {point}.",
-                answer=_shown(answer),
-                point=f"{whole}.{tail}",
-                thousands=whole + tail,
-            )
-        )
-    return f"{whole}.{tail}"
-
-
-def _read(text: str, answer: Any) -> tuple[Fraction, int | None]:
-    """The exact value a normalised text stands for, and its decimals (None: exact form)."""
-    percent = text.endswith("%")
-    text = _decimal_point(text.removesuffix("%"), answer)
-    fraction = _FRACTION.fullmatch(text)
-    if fraction:
-        if int(fraction.group(2)) == 0:
-            raise ValueError(
-                tr(
-                    "{answer!r} divides by 0; type a fraction such as 1/2, "
-                    "or a decimal such as 0.5.",
-                    answer=_shown(answer),
-                )
-            )
-        value, decimals = Fraction(int(fraction.group(1)), int(fraction.group(2))), None
-    elif _DECIMAL.fullmatch(text) and len(text) <= _LONGEST:
-        number = Decimal(text)
-        exponent = int(number.as_tuple().exponent)
-        if abs(exponent) > _LONGEST:
-            raise _unreadable(answer)
-        value, decimals = Fraction(number), (-exponent if exponent < 0 else None)
-    else:
-        raise _unreadable(answer)
-    if percent:
-        return value / 100, None if decimals is None else decimals + 2
-    return value, decimals
-
-
-def parse_answer(answer: Any) -> tuple[float, int | None]:
-    """Read a typed answer (``0.2815``, ``2/3``, ``28.15%``, ``０．５``, ``0,5``, ...).
-
-    Every form the module docstring lists is read. Returns the number and its
-    decimals: None for exact forms (fractions, whole numbers, whole percentages); a
-    percentage with decimals counts those of the fraction it stands for (``28.15%``
-    is 0.2815, 4 decimals).
-
-    Raises
-    ------
-    ValueError
-        If the answer is not a finite number in any of those forms; the message, in
-        the current language, says why and gives an example of what can be typed.
-
-    Examples
-    --------
-    >>> from mapteach.exercises import parse_answer
-    >>> parse_answer("0.2815"), parse_answer("2/3")[0], parse_answer("50%")
-    ((0.2815, 4), 0.6666666666666666, (0.5, None))
-    >>> parse_answer("０．５０００"), parse_answer("0,5"), parse_answer("AP = 28.15 %")
-    ((0.5, 4), (0.5, 1), (0.2815, 4))
-    >>> parse_answer("２／３") == parse_answer("3分之2") == parse_answer("2 ÷ 3")
-    True
-    >>> parse_answer(0.479)  # a float counts the decimals it prints with
-    (0.479, 3)
-    >>> parse_answer("1,234")
-    Traceback (most recent call last):
-    ...
-    ValueError: '1,234' could be 1.234 or 1234: a comma marks decimals in some places and \
-thousands in others. Type the decimal with a point, such as 1.234.
-    """
-    if isinstance(answer, numbers.Integral) and not isinstance(answer, bool):
-        text = str(int(answer))
-    elif isinstance(answer, Fraction):
-        text = f"{answer.numerator}/{answer.denominator}"
-    elif isinstance(answer, numbers.Real) and not isinstance(answer, bool):
-        text = repr(float(answer))
-    else:
-        text = str(answer)
-    value, decimals = _read(_normalised(text), answer)
-    if not math.isfinite(float(value)):
-        raise _unreadable(answer)
-    return float(value), decimals
+#: The mistake named for the truth cut off instead of rounded (``0.6666`` for 2/3).
+TRUNCATED = N_("truncated instead of rounded")
 
 
 def agrees_at(value: float, target: float, decimals: int) -> bool:
@@ -343,65 +207,165 @@ def asked_precision(decimals: int) -> str:
     )
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """An answer as read, and the precision its exercise asks for."""
+
+    shown: str
+    value: float
+    given: int | None  # the answer's decimals; None for an exact form
+    decimals: int
+
+    def matches(self, target: float) -> bool:
+        """The answer is ``target`` at the asked precision (exactly, for an exact form)."""
+        if self.given is None:
+            return math.isclose(self.value, target, rel_tol=1e-9, abs_tol=1e-12)
+        return agrees_at(self.value, target, self.decimals)
+
+    @property
+    def under_precise(self) -> bool:
+        return self.given is not None and self.given < self.decimals
+
+    def rounds_to(self, target: float) -> bool:
+        """An under-precise answer of at least 2 decimals is ``target`` at its own decimals."""
+        return (
+            self.under_precise
+            and self.given is not None
+            and self.given >= 2
+            and (agrees_at(self.value, target, self.given))
+        )
+
+
 def _matched(
-    misconceptions: Sequence[WrongAnswer | tuple[Any, ...]], matches: Callable[[float], bool]
+    misconceptions: Sequence[WrongAnswer | tuple[Any, ...]], reading: _Reading
 ) -> list[WrongAnswer]:
-    """The wrong answers whose value the answer matches, once per name, in order."""
+    """The wrong answers the answer matches, once per name, the likeliest first: the value
+    closest to the answer, then in the order given."""
     named: dict[str, WrongAnswer] = {}
     for item in misconceptions:
         wrong = item if isinstance(item, WrongAnswer) else WrongAnswer(*item)
-        if wrong.name not in named and matches(wrong.value):
+        if wrong.name not in named and (
+            reading.matches(wrong.value) or reading.rounds_to(wrong.value)
+        ):
             named[wrong.name] = wrong
-    return list(named.values())
+    return sorted(named.values(), key=lambda wrong: abs(wrong.value - reading.value))
 
 
-def _listed(named: list[WrongAnswer]) -> str:
-    """The names of ``named`` in the current language, as a list in a sentence."""
-    names = [tr(wrong.name) for wrong in named] or [""]
-    return reduce(lambda listed, name: tr("{listed}; {name}", listed=listed, name=name), names)
+def joined_sentences(sentences: Sequence[str]) -> str:
+    """Sentences joined as the current language joins them (a space, none in Chinese);
+    empty ones are left out.
 
-
-def _named_feedback(shown: str, named: list[WrongAnswer]) -> Feedback:
-    """The feedback on an answer that matches ``named``: slips, other conventions, or both."""
-    slips = [wrong for wrong in named if not wrong.convention]
-    conventions = [wrong for wrong in named if wrong.convention]
-    slip_names, convention_names = _listed(slips), _listed(conventions)
-    sentences = []
-    if slips:
-        sentences.append(
-            ngettext(
-                "Not quite: {answer} is what you get when you made this mistake: {names}.",
-                "Not quite: {answer} is what you get when you made any of these mistakes: {names}.",
-                len(slips),
-                answer=shown,
-                names=slip_names,
-            )
-        )
-    if conventions and slips:
-        sentences.append(
-            ngettext(
-                "It is also what another convention gives: {names}.",
-                "It is also what other conventions give: {names}.",
-                len(conventions),
-                names=convention_names,
-            )
-        )
-    elif conventions:
-        sentences.append(
-            ngettext(
-                "{answer} is another convention, not a slip: {names}.",
-                "{answer} is what other conventions give, not a slip: {names}.",
-                len(conventions),
-                answer=shown,
-                names=convention_names,
-            )
-        )
-    sentences += [wrong.explanation for wrong in named if wrong.explanation]
-    message = reduce(
-        lambda sentence, then: tr("{sentence} {then}", sentence=sentence, then=then), sentences
+    >>> from mapteach.exercises.answers import joined_sentences
+    >>> from mapteach.i18n import language
+    >>> joined_sentences(["Not yet.", "", "Move a relevant result up."])
+    'Not yet. Move a relevant result up.'
+    >>> with language("zh"):
+    ...     joined_sentences(["还没有。", "往上移。"])
+    '还没有。往上移。'
+    """
+    kept = [sentence for sentence in sentences if sentence] or [""]
+    return reduce(
+        lambda sentence, then: tr("{sentence} {then}", sentence=sentence, then=then), kept
     )
+
+
+def _one_of(items: Sequence[str]) -> str:
+    """``"(1) a, (2) b, or (3) c"``: numbered items, as a sentence offers a choice."""
+    numbered = [tr("({n}) {text}", n=n, text=text) for n, text in enumerate(items, start=1)]
+    return tr("{first}, or {last}", first=tr(", ").join(numbered[:-1]), last=numbered[-1])
+
+
+def _lead(reading: _Reading, named: list[WrongAnswer]) -> str:
+    """The sentence that names what ``named`` are: one slip or convention, or several."""
+    slips = [wrong for wrong in named if not wrong.convention]
+    if len(named) == 1:
+        (wrong,) = named
+        if wrong.convention:
+            return tr(
+                "{answer} is another convention, not a slip: {convention}.",
+                answer=reading.shown,
+                convention=tr(wrong.convention),
+            )
+        return tr(
+            "Not quite: {answer} is what you get when you made this mistake: {name}.",
+            answer=reading.shown,
+            name=tr(wrong.name),
+        )
+    if not slips:
+        items = _one_of([tr(str(wrong.convention)) for wrong in named])
+        return tr(
+            "{answer} is what other conventions give, not a slip: {items}.",
+            answer=reading.shown,
+            items=items,
+        )
+    if len(slips) == len(named):
+        return tr(
+            "Not quite: {answer} is what you get from one of these mistakes: {items}.",
+            answer=reading.shown,
+            items=_one_of([tr(wrong.name) for wrong in named]),
+        )
+    texts = [
+        tr("{convention} (another convention, not a slip)", convention=tr(wrong.convention))
+        if wrong.convention
+        else tr(wrong.name)
+        for wrong in named
+    ]
+    return tr(
+        "Not quite: {answer} is what you get from one of these: {items}.",
+        answer=reading.shown,
+        items=_one_of(texts),
+    )
+
+
+def _named_feedback(reading: _Reading, named: list[WrongAnswer]) -> Feedback:
+    """The feedback on an answer that matches ``named`` (the likeliest first): one sentence
+    naming them all, then the explanations of the two likeliest."""
+    if len(named) == 1:
+        explanations = [named[0].explanation]
+    else:
+        explanations = [
+            tr("({n}) {text}", n=n, text=wrong.explanation)
+            for n, wrong in enumerate(named[:2], start=1)
+            if wrong.explanation
+        ]
+    sentences = [_lead(reading, named), *explanations]
+    if not all(reading.matches(wrong.value) for wrong in named):
+        sentences.append(
+            ngettext(
+                "To tell it apart from other values, give {n} decimal, as the exercise asks.",
+                "To tell it apart from other values, give {n} decimals, as the exercise asks.",
+                reading.decimals,
+            )
+        )
     mistakes = tuple(wrong.name for wrong in named)
-    return Feedback("incorrect", message, mistakes=mistakes, convention=not slips)
+    convention = all(wrong.convention for wrong in named)
+    return Feedback(
+        "incorrect", joined_sentences(sentences), mistakes=mistakes, convention=convention
+    )
+
+
+def _truncated(reading: _Reading, truth: float) -> Feedback | None:
+    """The feedback on the truth cut off instead of rounded (``0.6666`` for 2/3), or None."""
+    given = reading.given
+    if given is None or given < min(2, reading.decimals) or truth < 0:
+        return None
+    scale = 10**given
+    cut = math.floor(truth * scale + 1e-9) / scale  # the guard keeps 0.29 * 100 at 29
+    if not math.isclose(reading.value, cut, rel_tol=0.0, abs_tol=1e-12):
+        return None
+    sentences = [
+        ngettext(
+            "Almost: {answer} is the value cut off after {n} decimal. Round it instead: the "
+            "next digit is 5 or more, so the last digit you give goes up.",
+            "Almost: {answer} is the value cut off after {n} decimals. Round it instead: the "
+            "next digit is 5 or more, so the last digit you give goes up.",
+            given,
+            answer=reading.shown,
+        )
+    ]
+    if reading.under_precise:
+        sentences.append(tr("Give {asked}.", asked=asked_precision(reading.decimals)))
+    return Feedback("incorrect", joined_sentences(sentences), mistakes=(TRUNCATED,))
 
 
 def check_number(
@@ -411,6 +375,7 @@ def check_number(
     decimals: int = 4,
     misconceptions: Sequence[WrongAnswer | tuple[Any, ...]] = (),
     hint: str = N_("Check your working, or open the solution."),
+    measure: str | None = None,
 ) -> Feedback:
     """Judge a typed number by the module's rule (see the module docstring).
 
@@ -424,18 +389,21 @@ def check_number(
     decimals : int, default 4
         The precision the exercise asks for.
     misconceptions : sequence of WrongAnswer or (name, value, explanation)
-        Wrong answers worth recognising, with what to tell the learner. The name is
-        an English message, translated here (``tr``); the explanation is already in
-        the current language. Two of the same name count once.
+        Wrong answers worth recognising, with what to tell the learner. The name and
+        a convention's label are English messages, translated here (``tr``); the
+        explanation is already in the current language. Two of the same name count once.
     hint : str
         Said after "Not quite." to an answer that matches nothing known; an
         English message, translated here.
+    measure : str, optional
+        The measure asked (``"AP@3"``), when the answer is a measure of a ranking:
+        such a measure lies in [0, 1], and an answer outside is told so.
 
     Returns
     -------
     Feedback
         Its ``status`` is one of :data:`STATUSES`; ``mistakes`` names every mistake
-        matched, ``misconception`` the first.
+        matched, ``misconception`` the likeliest.
 
     Raises
     ------
@@ -458,10 +426,12 @@ def check_number(
     >>> print(check_number("0.4790", 0.2815476, misconceptions=slip))
     Not quite: 0.4790 is what you get when you made this mistake: final hit count in every
     numerator. Count the hits so far.
+    >>> check_number("0.48", 0.2815476, misconceptions=slip).mistakes  # rounds to it
+    ('final hit count in every numerator',)
     >>> print(check_number("0.28", 0.2815476))
     Right so far: give 4 decimals.
     >>> print(check_number("abc", 0.5))
-    Could not read 'abc' as a number; type a decimal such as 0.5, a fraction such as 1/2, or a
+    Could not read "abc" as a number; type a decimal such as 0.5, a fraction such as 1/2, or a
     percentage such as 50%.
     """
     if decimals < 0:
@@ -470,19 +440,12 @@ def check_number(
     if answer is None or not str(answer).strip():
         return Feedback("empty", tr("Type an answer: {asked}.", asked=asked))
     try:
-        value, given = parse_answer(answer)
+        reading = _Reading(shown_answer(answer), *parse_answer(answer), decimals)
     except ValueError as error:
         return Feedback("unreadable", str(error))
-
-    def matches(target: float) -> bool:
-        if given is None:
-            return math.isclose(value, target, rel_tol=1e-9, abs_tol=1e-12)
-        return agrees_at(value, target, decimals)
-
-    if matches(truth):
-        rounded = f"{truth:.{decimals}f}"
-        return Feedback("correct", tr("Correct: {truth}.", truth=rounded))
-    if given is not None and given < decimals and agrees_at(value, truth, given):
+    if reading.matches(truth):
+        return Feedback("correct", tr("Correct: {truth}.", truth=f"{truth:.{decimals}f}"))
+    if reading.under_precise and agrees_at(reading.value, truth, reading.given or 0):
         return Feedback(
             "incomplete",
             ngettext(
@@ -491,7 +454,26 @@ def check_number(
         )
     # an answer within the asked precision of the truth (an exact "0" for 0.03 at 1
     # decimal) is not pinned on a mistake, even if it equals one exactly
-    named = [] if agrees_at(value, truth, decimals) else _matched(misconceptions, matches)
+    named = [] if agrees_at(reading.value, truth, decimals) else _matched(misconceptions, reading)
     if named:
-        return _named_feedback(_shown(answer), named)
-    return Feedback("incorrect", tr("Not quite. {hint} Give {asked}.", hint=tr(hint), asked=asked))
+        return _named_feedback(reading, named)
+    return _truncated(reading, truth) or _unmatched(reading, truth, tr(hint), asked, measure)
+
+
+def _unmatched(
+    reading: _Reading, truth: float, hint: str, asked: str, measure: str | None
+) -> Feedback:
+    """The feedback on an answer no known mistake explains."""
+    if measure is not None and 0 <= truth <= 1 and not 0 <= reading.value <= 1:
+        return Feedback(
+            "incorrect",
+            tr(
+                "Not quite: {measure} lies between 0 and 1, and {answer} does not. {hint} "
+                "Give {asked}.",
+                measure=measure,
+                answer=reading.shown,
+                hint=hint,
+                asked=asked,
+            ),
+        )
+    return Feedback("incorrect", tr("Not quite. {hint} Give {asked}.", hint=hint, asked=asked))

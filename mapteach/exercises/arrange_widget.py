@@ -20,7 +20,7 @@ import ipywidgets
 import traitlets
 
 from mapteach.board.list_widget import RankingList
-from mapteach.exercises.answers import Feedback
+from mapteach.exercises.answers import Feedback, joined_sentences
 from mapteach.exercises.widgets import Exercise
 from mapteach.explain.ap_trace import explain_ap, trace_ap
 from mapteach.explain.trace_display import trace_html
@@ -206,8 +206,8 @@ class ArrangeExercise(Exercise):
                     for name, score in scores.items()
                 )
                 return Feedback("correct", tr("Correct: {report}.", report=report))
-            advice = " ".join(self._advice(name, y, score) for name, score in scores.items())
-            return Feedback("incorrect", tr("Not yet. {advice}", advice=advice))
+            advice = [self._advice(name, y, score) for name, score in scores.items()]
+            return Feedback("incorrect", joined_sentences([tr("Not yet."), *advice]))
 
     def _advice(self, name: str, labels: list[int], score: float) -> str:
         """What one target's measure is on ``labels``, and how to move towards it."""

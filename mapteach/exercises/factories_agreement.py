@@ -168,8 +168,11 @@ def kappa_exercise(
     lang, key
         The exercise's language, and the key that records its checks.
     vary : bool, default False
-        Give a named learner (or group) their own judge B: the same grades in another
-        order (so the same frequencies), with the same mistakes recognised.
+        Give a named learner (or group) the items in an order of their own: both
+        judges' grades move together, so each item keeps its pair of grades, and p_o,
+        both judges' frequencies, kappa and every mistake's value stay. The prompt
+        shows other lists; the answer is the same: the variant is for a pair that must
+        not copy each other's working, not for a different question.
 
     Returns
     -------
@@ -223,11 +226,14 @@ def kappa_exercise(
 
 
 def _variant(data: dict[str, Any], key: str | None, vary: bool, decimals: int) -> dict[str, Any]:
-    """The data with judge B's grades in the learner's own order (kept with no learner)."""
+    """The data with its items in the learner's own order, both judges' grades moving
+    together (kept as given with no learner)."""
 
     def rebuilt(order: list[str]) -> dict[str, Any]:
-        b = [data["judge_b"][int(index)] for index in order]
-        return agreement_data(data["judge_a"], b, data["threshold"])
+        a, b = (
+            [grades[int(index)] for index in order] for grades in (data["judge_a"], data["judge_b"])
+        )
+        return agreement_data(a, b, data["threshold"])
 
     scores = registry_scores("kappa", rebuilt, _kappa)
     identity = [str(index) for index in range(len(data["judge_b"]))]

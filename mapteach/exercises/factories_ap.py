@@ -125,8 +125,8 @@ def _ap_prompt(k: int | None) -> str:
         )
     return tr(
         "A query has R = {r} relevant results; its ranked list is <code>{labels}</code>. "
-        "What is {measure}, trec_eval's AP@k: the sum of P@i over the relevant ranks i ≤ {k}, "
-        "divided by R? Give {decimals} decimals or a fraction."
+        "What is {measure}, trec_eval's AP@k: the contributions of the relevant ranks down to "
+        "{k}, summed and divided by R? Give {decimals} decimals or a fraction."
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mapteach.exercises.factories_ap import ranking_data
+from mapteach.exercises.mistakes import exact_number
 from mapteach.exercises.prompts import fill_prompt, ranking_fields
 from mapteach.exercises.variants import variant_data
 from mapteach.exercises.widgets import NumberExercise
@@ -180,7 +181,7 @@ def gmap_exercise(
         solution = tr(
             "GMAP = ({product})^(1/{n}) = {gmap:.4f}; MAP would be {map:.4f}. The failed query, "
             "floored, drags GMAP far below MAP.",
-            product=" × ".join(f"{max(ap, GM_FLOOR):g}" for ap in aps),
+            product=" × ".join(exact_number(max(ap, GM_FLOOR)) for ap in aps),
             n=len(aps),
             gmap=_gmap(data),
             map=sum(aps) / len(aps),
@@ -210,7 +211,7 @@ def _gmap_fields(data: Data, aps: list[float], decimals: int) -> dict[str, objec
     return {
         "n": len(found),
         "found_at": found_at,
-        "aps": ", ".join(f"{ap:g}" for ap in aps),
+        "aps": ", ".join(exact_number(ap) for ap in aps),
         "floor": GM_FLOOR,
         "decimals": decimals,
     }

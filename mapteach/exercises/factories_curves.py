@@ -12,16 +12,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mapteach.exercises.factories_ap import ranking_data
-from mapteach.exercises.mistakes_precision import level_text
+from mapteach.exercises.mistakes import exact_number
+from mapteach.exercises.mistakes_precision import interpolated_at_level
 from mapteach.exercises.prompts import fill_prompt, ranking_fields
 from mapteach.exercises.variants import variant_data
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.pr_table import pr_curve
 from mapteach.i18n import language, tr, widget_language
-from mapteach.metrics.curves import curve_arrays, interpolated_precision
-from mapteach.metrics.validation import as_labels
 
-__all__ = ["interpolated_precision_exercise"]
+__all__ = ["interpolated_precision_exercise", "level_measure"]
 
 Data = Mapping[str, Any]
 
@@ -29,9 +28,19 @@ Data = Mapping[str, Any]
 def _interpolated(data: Data) -> float:
     """Interpolated precision at the data's recall level: the best precision at that
     recall or higher (IIR ch. 8)."""
-    recall, precision = curve_arrays(as_labels(data["labels"]), data["n_relevant"])
-    reached = recall >= data["recall"] - 1e-12
-    return float(interpolated_precision(recall, precision)[reached][0])
+    return interpolated_at_level(data)
+
+
+def level_measure(level: float) -> str:
+    """The measure in ir_measures' spelling: ``IPrec@`` and the level's shortest exact
+    decimal, else its 4 decimals (``IPrec@0.6667`` for 2/3: ir_measures hands trec_eval
+    the level to 2 decimals, ``iprec_at_recall_0.67``; ``data["recall"]`` stays exact).
+
+    >>> level_measure(0.5), level_measure(2 / 3)
+    ('IPrec@0.5', 'IPrec@0.6667')
+    """
+    short = f"{level:g}"
+    return f"IPrec@{short}" if float(short) == level else f"IPrec@{level:.4f}"
 
 
 def _level(recall: str | float | fractions.Fraction, data: Data) -> fractions.Fraction:
@@ -92,8 +101,8 @@ def interpolated_precision_exercise(
     >>> exercise = interpolated_precision_exercise([1, 0, 0, 1, 1, 0], "2/3")
     >>> round(exercise.truth, 4), exercise.check("0.5").misconception
     (0.6, 'gave the raw precision at the rank where recall reaches the level')
-    >>> exercise.measure
-    'IPrec@0.6666666666666666'
+    >>> exercise.measure, round(exercise.data["recall"], 12)
+    ('IPrec@0.6667', 0.666666666667)
     >>> interpolated_precision_exercise([1, 0, 0], "1/2", n_relevant=3)
     Traceback (most recent call last):
     ...
@@ -110,7 +119,7 @@ so its top recall is 1/3. Ask for a recall level from 0 to 1/3.
         )
         y, r = data["labels"], data["n_relevant"]
         fields = ranking_fields(y, r=r, k=None, measure="IPrec", decimals=decimals)
-        fields["level"] = level_text(float(level))
+        fields["level"] = exact_number(float(level))
         default = tr(
             "For the list <code>{labels}</code> (R = {r}), what is the <b>interpolated</b> "
             "precision at recall {level}, the best precision at recall {level} or higher? "
@@ -129,7 +138,7 @@ so its top recall is 1/3. Ask for a recall level from 0 to 1/3.
         _interpolated(data),
         f"<p>{solution}</p>{table}",
         kind="IPrec",
-        measure=f"IPrec@{float(level)!r}",
+        measure=level_measure(float(level)),
         data=data,
         decimals=decimals,
         lang=lang,

@@ -112,13 +112,13 @@ def _default_prompt(data: Data) -> str:
 
 
 def _solution(data: Data, decimals: int) -> str:
-    """The arithmetic of nDCG@k above its rank-by-rank trace, as HTML (no TeX)."""
+    """The arithmetic of nDCG@k (its lines kept) above its rank-by-rank trace, as HTML (no TeX)."""
     arithmetic = explain_ndcg(
         data["grades"], k=data["k"], ideal=data["ideal_grades"], decimals=decimals
     )
     table = trace_ndcg(data["grades"], k=data["k"], ideal=data["ideal_grades"])
     shown = display_table(table, digits=4).to_html(index=False)
-    return f"<p>{arithmetic}</p><p>{arithmetic.note}</p>{shown}"
+    return f"<pre>{arithmetic}</pre><p>{arithmetic.note}</p>{shown}"
 
 
 def ndcg_exercise(

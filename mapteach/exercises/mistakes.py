@@ -18,13 +18,25 @@ measures; each registers its mistakes with :func:`register` when imported, and
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from mapteach.i18n import tr
 
-__all__ = ["KINDS", "Mistake", "WrongAnswer", "mistakes_for", "register", "wrong_answers"]
+__all__ = [
+    "KINDS",
+    "Mistake",
+    "WrongAnswer",
+    "exact_number",
+    "mistakes_for",
+    "number",
+    "register",
+    "same_value",
+    "spoken_list",
+    "wrong_answers",
+]
 
 #: Every kind of numeric exercise the registry knows, with the measure it asks for.
 KINDS: tuple[str, ...] = (
@@ -59,15 +71,70 @@ MISTAKE_MODULES: tuple[str, ...] = (
 ExerciseData = Mapping[str, Any]
 
 
+def number(value: float) -> str:
+    """A value as explanations show it: 4 decimals.
+
+    >>> from mapteach.exercises.mistakes import number
+    >>> number(5 / 9)
+    '0.5556'
+    """
+    return f"{value:.4f}"
+
+
+def exact_number(value: float) -> str:
+    """A value as a prompt states it, exactly: its short decimal (``0.25``, ``1e-05``), else
+    a fraction with a denominator up to 1000 (``1/7``), else 4 decimals.
+
+    >>> from mapteach.exercises.mistakes import exact_number
+    >>> exact_number(0.25), exact_number(1 / 7), exact_number(1e-05), exact_number(0.1 + 0.2)
+    ('0.25', '1/7', '1e-05', '0.3')
+    >>> exact_number(2 ** -0.5)
+    '0.7071'
+    """
+    short = f"{value:.6g}"
+    if abs(float(short) - value) <= 1e-12:
+        return short
+    fraction = Fraction(value).limit_denominator(1000)
+    if abs(float(fraction) - value) <= 1e-12:
+        return f"{fraction.numerator}/{fraction.denominator}"
+    return number(value)
+
+
+def spoken_list(items: Sequence[object]) -> str:
+    """Items as a sentence lists them, in the current language: ``"1, 4 and 6"``.
+
+    >>> from mapteach.exercises.mistakes import spoken_list
+    >>> spoken_list([2]), spoken_list([1, 4, 6])
+    ('2', '1, 4 and 6')
+    """
+    words = [str(item) for item in items]
+    if len(words) < 2:
+        return "".join(words)
+    return tr("{first} and {second}", first=tr(", ").join(words[:-1]), second=words[-1])
+
+
+def same_value(value: float | None, truth: float) -> bool:
+    """Whether a mistake's ``value`` is ``truth`` itself (to rounding error): then the
+    mistake costs nothing on this data and is not offered.
+
+    >>> from mapteach.exercises.mistakes import same_value
+    >>> same_value(0.1 + 0.2, 0.3), same_value(None, 0.3), same_value(0.3001, 0.3)
+    (True, False, False)
+    """
+    return value is not None and abs(value - truth) <= 1e-12
+
+
 class WrongAnswer(NamedTuple):
     """A wrong answer an exercise recognises: the mistake's name (an English key), its
     value on the exercise's data, what to tell the learner (already in the exercise's
-    language) and whether it is another convention rather than a blunder."""
+    language) and, when it is another convention rather than a blunder, who computes
+    it that way (an English message, translated when the feedback is given; None for
+    a slip). ``bool(wrong.convention)`` says whether it is a convention."""
 
     name: str
     value: float
     explanation: str
-    convention: bool = False
+    convention: str | None = None
 
 
 @dataclass(frozen=True)
@@ -174,7 +241,7 @@ def wrong_answers(kind: str, data: ExerciseData, truth: float) -> list[WrongAnsw
                 mistake.name,
                 float(value),
                 mistake.explain(data, float(value)),
-                mistake.convention is not None,
+                mistake.convention,
             )
         )
     return found

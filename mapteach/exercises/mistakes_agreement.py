@@ -22,14 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mapteach.exercises.mistakes import ExerciseData, Mistake, register
+from mapteach.exercises.mistakes import ExerciseData, Mistake, register, same_value
+from mapteach.exercises.mistakes import number as _shown
 from mapteach.i18n import N_, tr
 
 __all__: list[str] = []
-
-
-def _shown(value: float) -> str:
-    return f"{value:.4f}"
 
 
 @dataclass(frozen=True)
@@ -88,7 +85,7 @@ def _kappa_mistake(
     def of_data(data: ExerciseData) -> float | None:
         agreement = _Agreement.of(data)
         found, truth = value(agreement, data), agreement.truth
-        if found is None or truth is None or np.isclose(found, truth, rtol=0.0, atol=1e-12):
+        if found is None or truth is None or same_value(found, truth):
             return None
         return found
 

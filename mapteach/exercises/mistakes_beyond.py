@@ -6,7 +6,10 @@ MRR ``queries``, a list of such dicts. An RR slip is made once per query, so eac
 is registered twice: on one list (kind ``"RR"``) and averaged over the queries of an
 MRR exercise (kind ``"MRR"``), where a query the slip does not change keeps its right
 RR. Two slips belong to MRR alone: the reciprocal of the mean rank, and leaving out
-the queries with no relevant result. Introduced in ``08_choosing_a_metric``.
+the queries with no relevant result. Scoring a query with no relevant result (R = 0)
+1 is another convention, not a slip: torchmetrics' ``empty_target_action="pos"``;
+scoring 1 a list that found none of its R > 0 relevant results is a slip. Introduced
+in ``08_choosing_a_metric``.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mapteach.exercises.mistakes import ExerciseData, Mistake, register
+from mapteach.exercises.mistakes import ExerciseData, Mistake, register, same_value
+from mapteach.exercises.mistakes import number as _shown
+from mapteach.exercises.mistakes_ranking import Ranking as _Query
 from mapteach.i18n import N_, ngettext, tr
-from mapteach.metrics import average_precision, reciprocal_rank
+from mapteach.metrics import reciprocal_rank
 
 __all__: list[str] = []
 
@@ -27,46 +32,12 @@ __all__: list[str] = []
 Learned = tuple[float, str] | None
 
 
-def _shown(value: float) -> str:
-    return f"{value:.4f}"
+def _rr(q: _Query) -> float:
+    return reciprocal_rank(q.labels, k=q.k)
 
 
-def _close(value: float | None, truth: float) -> bool:
-    return value is not None and bool(np.isclose(value, truth, rtol=0.0, atol=1e-12))
-
-
-@dataclass(frozen=True)
-class _Query:
-    """One ranked list and what RR reads from it."""
-
-    labels: list[int]
-    n_relevant: int
-    k: int | None
-
-    @classmethod
-    def of(cls, data: ExerciseData) -> _Query:
-        return cls([int(v) for v in data["labels"]], int(data["n_relevant"]), data.get("k"))
-
-    @property
-    def cut(self) -> list[int]:
-        return self.labels if self.k is None else self.labels[: self.k]
-
-    @property
-    def ranks(self) -> list[int]:
-        """The ranks of the relevant results within the cutoff."""
-        return [rank for rank, label in enumerate(self.cut, start=1) if label]
-
-    @property
-    def first(self) -> int | None:
-        return self.ranks[0] if self.ranks else None
-
-    @property
-    def rr(self) -> float:
-        return reciprocal_rank(self.labels, k=self.k)
-
-    @property
-    def term(self) -> str:
-        return f"1/{self.first}" if self.first else "0"
+def _term(q: _Query) -> str:
+    return f"1/{q.first}" if q.first else "0"
 
 
 def _reciprocal(rank: int | None) -> Learned:
@@ -88,7 +59,7 @@ def _one_past(q: _Query) -> Learned:
 
 
 def _over_r(q: _Query) -> Learned:
-    return _reciprocal(q.n_relevant) if q.first else (0.0, "0")
+    return _reciprocal(q.r) if q.first else (0.0, "0")
 
 
 def _rank_itself(q: _Query) -> Learned:
@@ -96,18 +67,22 @@ def _rank_itself(q: _Query) -> Learned:
 
 
 def _empty_as_one(q: _Query) -> Learned:
-    return (1.0, "1") if q.first is None else (q.rr, q.term)
+    return (1.0, "1") if q.r == 0 else (_rr(q), _term(q))
+
+
+def _nothing_found_as_one(q: _Query) -> Learned:
+    return (1.0, "1") if q.first is None and q.r else (_rr(q), _term(q))
 
 
 def _cutoff_ignored(q: _Query) -> Learned:
     if q.k is None:
         return None
-    whole = _Query(q.labels, q.n_relevant, None)
-    return whole.rr, whole.term
+    whole = q._replace(k=None)
+    return _rr(whole), _term(whole)
 
 
 def _ap_for_rr(q: _Query) -> Learned:
-    ap = average_precision(q.labels, n_relevant=q.n_relevant, k=q.k)
+    ap = q.ap()
     return ap, _shown(ap)
 
 
@@ -121,6 +96,8 @@ class _Slip:
     one: str
     #: Fields: terms, n, value.
     many: str
+    #: Who computes the value this way, when it is another convention (an English message).
+    convention: str | None = None
 
 
 _SLIPS: tuple[_Slip, ...] = (
@@ -189,12 +166,28 @@ _SLIPS: tuple[_Slip, ...] = (
         N_("a query with no relevant result counted as 1"),
         _empty_as_one,
         N_(
-            "You gave 1 to a list with no relevant result. With nothing relevant to find, RR "
-            "is 0 (trec_eval), the worst score, not the best."
+            'That is RR as torchmetrics computes it with empty_target_action="pos", which '
+            "scores 1 a query with nothing relevant to find (R = 0). This exercise asks for "
+            "trec_eval's RR, which scores it 0."
         ),
         N_(
-            "You gave RR = 1 to a query with no relevant result: ({terms}) / {n} = {value}. With "
-            "nothing relevant found, its RR is 0, as trec_eval counts it."
+            'That is MRR as torchmetrics computes it with empty_target_action="pos", scoring 1 '
+            "each query with no relevant result (R = 0): ({terms}) / {n} = {value}. This "
+            "exercise asks for trec_eval's MRR, which scores such a query 0 and keeps it in "
+            "the mean."
+        ),
+        N_('torchmetrics\' empty_target_action="pos", scoring 1 a query with R = 0'),
+    ),
+    _Slip(
+        N_("a list that found nothing counted as 1"),
+        _nothing_found_as_one,
+        N_(
+            "You gave 1 to a list that found none of its R = {r} relevant results in the ranks "
+            "that count. Its RR is 0, the worst score, not the best."
+        ),
+        N_(
+            "You gave RR = 1 to a query whose list found none of its relevant results: "
+            "({terms}) / {n} = {value}. Such a query's RR is 0, a real failure."
         ),
     ),
     _Slip(
@@ -228,7 +221,7 @@ def _one_value(slip: _Slip) -> Callable[[ExerciseData], float | None]:
     def value(data: ExerciseData) -> float | None:
         q = _Query.of(data)
         learned = slip.learned(q)
-        if learned is None or _close(learned[0], q.rr):
+        if learned is None or same_value(learned[0], _rr(q)):
             return None
         return learned[0]
 
@@ -245,10 +238,10 @@ def _one_explain(slip: _Slip) -> Callable[[ExerciseData, float], str]:
             term=learned[1] if learned else "",
             first=q.first,
             last=q.ranks[-1] if q.ranks else None,
-            r=q.n_relevant,
+            r=q.r,
             k=q.k,
             rank=q.first,
-            truth=_shown(q.rr),
+            truth=_shown(_rr(q)),
         )
 
     return explain
@@ -256,6 +249,10 @@ def _one_explain(slip: _Slip) -> Callable[[ExerciseData, float], str]:
 
 def _queries(data: ExerciseData) -> list[_Query]:
     return [_Query.of(query) for query in data["queries"]]
+
+
+def _mrr(queries: list[_Query]) -> float:
+    return float(np.mean([_rr(q) for q in queries]))
 
 
 def _learned_all(slip: _Slip, queries: list[_Query]) -> list[tuple[float, str]] | None:
@@ -273,7 +270,7 @@ def _many_value(slip: _Slip) -> Callable[[ExerciseData], float | None]:
         if learned is None:
             return None
         mean = float(np.mean([v for v, _ in learned]))
-        return None if _close(mean, float(np.mean([q.rr for q in queries]))) else mean
+        return None if same_value(mean, _mrr(queries)) else mean
 
     return value
 
@@ -289,8 +286,10 @@ def _many_explain(slip: _Slip) -> Callable[[ExerciseData, float], str]:
 
 
 for _slip in _SLIPS:
-    register(Mistake(_slip.name, ("RR",), _one_value(_slip), _one_explain(_slip)))
-    register(Mistake(_slip.name, ("MRR",), _many_value(_slip), _many_explain(_slip)))
+    register(Mistake(_slip.name, ("RR",), _one_value(_slip), _one_explain(_slip), _slip.convention))
+    register(
+        Mistake(_slip.name, ("MRR",), _many_value(_slip), _many_explain(_slip), _slip.convention)
+    )
 
 
 def _found(data: ExerciseData) -> tuple[list[_Query], list[_Query]]:
@@ -304,7 +303,7 @@ def _mean_rank_value(data: ExerciseData) -> float | None:
     if not found:
         return None
     value = 1.0 / float(np.mean([q.first for q in found]))
-    return None if _close(value, float(np.mean([q.rr for q in queries]))) else value
+    return None if same_value(value, _mrr(queries)) else value
 
 
 def _mean_rank_explain(data: ExerciseData, value: float) -> str:
@@ -312,13 +311,14 @@ def _mean_rank_explain(data: ExerciseData, value: float) -> str:
     return tr(
         "You averaged the first relevant ranks, ({ranks}) / {n} = {mean:g}, and took the "
         "reciprocal: 1/{mean:g} = {value}. MRR averages the reciprocals, one per query: "
-        "({terms}) / {all}.",
+        "({terms}) / {all} = {truth}.",
         ranks=" + ".join(str(q.first) for q in found),
         n=len(found),
         mean=float(np.mean([q.first for q in found])),
         value=_shown(value),
-        terms=" + ".join(q.term for q in _queries(data)),
+        terms=" + ".join(_term(q) for q in _queries(data)),
         all=len(_queries(data)),
+        truth=_shown(_mrr(_queries(data))),
     )
 
 
@@ -326,7 +326,7 @@ def _skipped_value(data: ExerciseData) -> float | None:
     found, queries = _found(data)
     if not found or len(found) == len(queries):
         return None
-    return float(np.mean([q.rr for q in found]))
+    return _mrr(found)
 
 
 def _skipped_explain(data: ExerciseData, value: float) -> str:
@@ -337,7 +337,7 @@ def _skipped_explain(data: ExerciseData, value: float) -> str:
         "You left out the {n} queries with no relevant result: ({terms}) / {kept} = {value}. "
         "They count, with RR = 0: MRR divides by all {all} queries.",
         len(queries) - len(found),
-        terms=" + ".join(q.term for q in found),
+        terms=" + ".join(_term(q) for q in found),
         kept=len(found),
         value=_shown(value),
         all=len(queries),

@@ -21,19 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mapteach.exercises.mistakes import ExerciseData, Mistake, register
+from mapteach.exercises.mistakes import ExerciseData, Mistake, register, same_value
+from mapteach.exercises.mistakes import number as _shown
 from mapteach.i18n import N_, tr
 from mapteach.metrics import ndcg_at_k
 
 __all__: list[str] = []
-
-
-def _shown(value: float) -> str:
-    return f"{value:.4f}"
-
-
-def _close(value: float | None, truth: float) -> bool:
-    return value is not None and bool(np.isclose(value, truth, rtol=0.0, atol=1e-12))
 
 
 @dataclass(frozen=True)
@@ -93,7 +86,7 @@ def _ndcg_mistake(
     def of_data(data: ExerciseData) -> float | None:
         graded = _Graded.of(data)
         found = value(graded)
-        return None if found is None or _close(found, graded.truth) else found
+        return None if found is None or same_value(found, graded.truth) else found
 
     register(
         Mistake(
@@ -138,9 +131,14 @@ _ndcg_mistake(
 )
 
 
-def _jarvelin(g: _Graded) -> float | None:
-    dcg, idcg = _ratio(g, _log2_jk)
+def _normalised(g: _Graded, discount: Callable[[np.ndarray], np.ndarray]) -> float | None:
+    """nDCG@k under another ``discount`` (None where the ideal DCG is 0)."""
+    dcg, idcg = _ratio(g, discount)
     return dcg / idcg if idcg else None
+
+
+def _jarvelin(g: _Graded) -> float | None:
+    return _normalised(g, _log2_jk)
 
 
 def _jarvelin_explain(g: _Graded, value: float) -> str:
@@ -160,7 +158,7 @@ _ndcg_mistake(
     N_("discount log2(rank), rank 1 undiscounted"),
     _jarvelin,
     _jarvelin_explain,
-    N_("Järvelin and Kekäläinen's original DCG (2002): log2(rank), b = 2"),
+    N_("Järvelin and Kekäläinen's original DCG (2002), log2(rank), b = 2"),
 )
 
 
@@ -246,8 +244,7 @@ _ndcg_mistake(N_("binary gains instead of the grades"), _binary, _binary_explain
 
 
 def _rank_discount(g: _Graded) -> float | None:
-    dcg, idcg = _ratio(g, _by_rank)
-    return dcg / idcg if idcg else None
+    return _normalised(g, _by_rank)
 
 
 def _rank_discount_explain(g: _Graded, value: float) -> str:

@@ -2,10 +2,16 @@
 
 Registered in :mod:`mapteach.exercises.mistakes` when this module is imported. The data
 is ``{"queries": [{"labels": [...], "n_relevant": R, "k": k or None}, ...], "k": k or
-None}`` (a query's own ``k`` wins over the shared one). One MAP value is another
-convention, not a blunder: leaving out a query with no relevant result (article 003
-does); its explanation says so, and that the exercise asks for trec_eval's, which
-scores such a query 0 and keeps it in the mean.
+None}`` (a query's own ``k`` wins over the shared one). Two MAP values are other
+conventions, not blunders: leaving out a query with no relevant result (article 003,
+torchmetrics' ``empty_target_action="skip"``) and scoring it 1 (torchmetrics'
+``empty_target_action="pos"``); their explanations say so, and that the exercise asks
+for trec_eval's, which scores such a query 0 and keeps it in the mean.
+
+With a failed query (AP 0, floored at 1e-5), the product of the floored APs is at most
+1e-5, 0 at any precision an exercise asks: the mistakes that stop at the product (or
+divide it) are then not offered, as forgetting the floor (a product of 0) explains
+that answer.
 """
 
 from __future__ import annotations
@@ -16,10 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from mapteach.exercises.mistakes import Mistake, register
-from mapteach.exercises.mistakes_ranking import Ranking, explained, final_hits_in_every_numerator
-from mapteach.exercises.mistakes_ranking import number as shown
+from mapteach.exercises.mistakes import Mistake, exact_number, register
+from mapteach.exercises.mistakes import number as shown
+from mapteach.exercises.mistakes_ranking import (
+    Ranking,
+    explained,
+    final_hits_in_every_numerator,
+    mean_precision_every_rank,
+)
 from mapteach.i18n import N_, tr
+from mapteach.metrics import geometric_mean
 from mapteach.metrics.gmap import GM_FLOOR
 
 __all__ = ["queries_of"]
@@ -114,11 +126,7 @@ def _mean_precision(queries: list[Ranking]) -> float:
 
 
 def _mean_every_rank(queries: list[Ranking]) -> float:
-    means = [
-        float((np.cumsum(query.top) / np.arange(1, len(query.top) + 1)).mean()) if query.top else 0
-        for query in queries
-    ]
-    return _mean(means)
+    return _mean([mean_precision_every_rank(query) or 0.0 for query in queries])
 
 
 def _micro(queries: list[Ranking]) -> float | None:
@@ -148,17 +156,22 @@ _mistake(
         "it in the mean: {right}."
     ),
     _map_facts,
-    convention=N_("article 003's: leave out a query with no relevant result"),
+    convention=N_(
+        "article 003's and torchmetrics' skip, leaving out a query with no relevant result"
+    ),
 )
 _mistake(
     N_("counted an empty query as 1"),
     ("MAP",),
     _empty_as_one,
     N_(
-        "You scored the query with no relevant result 1, as if it were perfect: {value}. "
-        "Its AP is 0 / 0; trec_eval scores it 0 and keeps it in the mean: {right}."
+        'That is MAP as torchmetrics computes it with empty_target_action="pos", scoring '
+        "each query with no relevant result ({empty} of {q}) 1: {value}. Its AP is 0 / 0, "
+        "and conventions differ; this exercise asks for trec_eval's MAP, which scores such a "
+        "query 0 and keeps it in the mean: {right}."
     ),
     _map_facts,
+    convention=N_('torchmetrics\' empty_target_action="pos", scoring 1 a query with R = 0'),
 )
 _mistake(
     N_("forgot the missed relevant results"),
@@ -244,11 +257,11 @@ def _gmap_facts(data: ExerciseData) -> dict[str, object]:
     """Every number a GMAP explanation may show."""
     queries = queries_of(data)
     floored = _floored(queries)
-    product = " × ".join(f"{ap:g}" for ap in floored)
-    truth = math.exp(_mean([math.log(ap) for ap in floored]))
+    product = " × ".join(exact_number(ap) for ap in floored)
+    truth = geometric_mean(_aps(queries))
     return {
         "q": len(queries),
-        "aps": ", ".join(f"{ap:g}" for ap in _aps(queries)),
+        "aps": ", ".join(exact_number(ap) for ap in _aps(queries)),
         "product": product,
         "floor": f"{GM_FLOOR:g}",
         "right": f"GMAP = ({product})^(1/{len(queries)}) = {shown(truth)}",
@@ -302,10 +315,26 @@ _mistake(
     ),
     _gmap_facts,
 )
+
+
+def _product(queries: list[Ranking]) -> float | None:
+    """The product of the floored APs; None with one query, or where a floored AP makes it
+    0 at any precision asked (forgetting the floor explains that answer)."""
+    floored = _floored(queries)
+    if len(queries) < 2 or min(floored) <= GM_FLOOR:
+        return None
+    return float(np.prod(floored))
+
+
+def _product_over_queries(queries: list[Ranking]) -> float | None:
+    product = _product(queries)
+    return None if product is None else product / len(queries)
+
+
 _mistake(
     N_("multiplied the APs without the root"),
     ("GMAP",),
-    lambda queries: float(np.prod(_floored(queries))) if len(queries) > 1 else None,
+    _product,
     N_(
         "You stopped at the product, {product} = {value}. GMAP takes its n-th root, n = {q} "
         "queries: {right}."
@@ -315,7 +344,7 @@ _mistake(
 _mistake(
     N_("divided the product by the number of queries"),
     ("GMAP",),
-    lambda queries: float(np.prod(_floored(queries))) / len(queries) if len(queries) > 1 else None,
+    _product_over_queries,
     N_(
         "You divided the product by {q}, as an arithmetic mean divides the sum: {value}. A "
         "geometric mean takes the n-th root of the product (n = {q}): {right}."

@@ -22,21 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
-from mapteach.exercises.mistakes import ExerciseData, Mistake, register
-from mapteach.i18n import N_, tr
+from mapteach.exercises.mistakes import ExerciseData, Mistake, register, same_value, spoken_list
+from mapteach.exercises.mistakes import number as _shown
+from mapteach.i18n import N_, ngettext, tr
 from mapteach.metrics import average_precision, bpref
 
 __all__: list[str] = []
-
-
-def _shown(value: float) -> str:
-    return f"{value:.4f}"
-
-
-def _close(value: float | None, truth: float) -> bool:
-    return value is not None and bool(np.isclose(value, truth, rtol=0.0, atol=1e-12))
 
 
 def _tops(data: ExerciseData) -> list[set[str]]:
@@ -99,7 +90,7 @@ def _pooled_mistake(
 
     def of_data(data: ExerciseData) -> float | None:
         found = value(data)
-        return None if found is None or _close(found, _pooled_ap(data)) else found
+        return None if found is None or same_value(found, _pooled_ap(data)) else found
 
     register(Mistake(name, ("pooled AP",), of_data, explain, convention))
 
@@ -109,12 +100,16 @@ _pooled_mistake(
     lambda data: average_precision(
         data["complete_labels"], n_relevant=int(data["complete_n_relevant"])
     ),
-    lambda data, value: tr(
-        "{value} is the AP with complete judgments. With the pooled ones nobody judged "
-        "{missed}, so trec_eval counts it as not relevant, and R is the {r} judged relevant "
+    lambda data, value: ngettext(
+        "{value} is the AP with complete judgments. With the pooled judgments nobody judged "
+        "{missed}, so trec_eval counts it as not relevant; R is the {r} judged relevant "
         "documents.",
+        "{value} is the AP with complete judgments. With the pooled judgments nobody judged "
+        "{missed}, so trec_eval counts them as not relevant; R is the {r} judged relevant "
+        "documents.",
+        len(data["missed"]),
         value=_shown(value),
-        missed=", ".join(data["missed"]),
+        missed=spoken_list(data["missed"]),
         r=data["n_relevant"],
     ),
 )
@@ -134,7 +129,7 @@ _pooled_mistake(
         value=_shown(value),
         labels=_condensed(data),
     ),
-    N_("AP over condensed lists (trec_eval -J): judged documents only"),
+    N_("AP over condensed lists (trec_eval -J), judged documents only"),
 )
 _pooled_mistake(
     N_("divided by the true R"),
@@ -272,7 +267,7 @@ def _bpref_mistake(
     def of_data(data: ExerciseData) -> float | None:
         b = _Bpref.of(data)
         found = learner(b).value
-        return None if found is None or _close(found, b.truth) else found
+        return None if found is None or same_value(found, b.truth) else found
 
     def explain(data: ExerciseData, value: float) -> str:
         b = _Bpref.of(data)
@@ -297,7 +292,7 @@ _bpref_mistake(
         "bpref. This exercise asks for trec_eval's bpref, which divides by min(R, N) = "
         "min({r}, {n}): {right}."
     ),
-    N_("Buckley and Voorhees' 2004 paper: n ÷ R"),
+    N_("Buckley and Voorhees' 2004 paper, n ÷ R"),
 )
 _bpref_mistake(
     N_("counted the unjudged documents as non-relevant"),

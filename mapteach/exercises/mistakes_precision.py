@@ -8,20 +8,25 @@ values of interpolated precision are other conventions, not blunders: trec_eval'
 ``iprec_at_recall`` turns the level into a number of relevant documents with
 ``(long)(L × R + 0.9)`` (trec_eval 9, pytrec_eval, ir_measures) or ``lround(L × R)``
 (trec_eval 10), where the exercise asks for IIR's "recall at the level or higher".
+trec_eval computes ``iprec_at_recall`` at the levels 0.0, 0.1, ..., 1.0 only, so those
+two are offered at those levels (:func:`mapteach.metrics.eleven_point_precisions`).
 """
 
 from __future__ import annotations
 
-import fractions
-import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mapteach.exercises.mistakes import Mistake, register
-from mapteach.exercises.mistakes_ranking import Ranking, explained, number
-from mapteach.i18n import N_
+import numpy as np
 
-__all__ = ["iir_hits_needed", "interpolated_at", "level_text", "reached_level"]
+from mapteach.exercises.mistakes import Mistake, exact_number, number, register
+from mapteach.exercises.mistakes_ranking import Ranking, explained
+from mapteach.i18n import N_
+from mapteach.metrics import eleven_point_precisions, hits_needed
+from mapteach.metrics.curves import curve_arrays, interpolated_precision
+from mapteach.metrics.options import ElevenPoint
+
+__all__ = ["iir_hits_needed", "interpolated_at_level", "reached_level"]
 
 ExerciseData = Mapping[str, Any]
 
@@ -259,41 +264,11 @@ def _last_relevant(ranking: Ranking) -> int:
 # Interpolated precision --------------------------------------------------------------------
 
 
-def _curve(data: ExerciseData) -> tuple[Ranking, float, list[int], list[float]]:
-    """The ranking, the level asked, the hits so far and the precision after each rank."""
+def _curve(data: ExerciseData) -> tuple[Ranking, float, np.ndarray, np.ndarray]:
+    """The ranking, the level asked, and the recall and precision after each rank."""
     ranking = Ranking.of(data)
-    hits = [ranking.hits_at(rank) for rank in range(1, len(ranking.labels) + 1)]
-    precision = [h / rank for rank, h in enumerate(hits, start=1)]
-    return ranking, float(data["recall"]), hits, precision
-
-
-def level_text(level: float) -> str:
-    """A recall level as a learner reads it: ``0.5``, or ``2/3`` where the decimal is long.
-
-    >>> level_text(0.5), level_text(2 / 3)
-    ('0.5', '2/3')
-    """
-    short = f"{level:g}"
-    return short if float(short) == level else str(fractions.Fraction(level).limit_denominator(100))
-
-
-def iir_hits_needed(level: float, n_relevant: int) -> int:
-    """The relevant results recall ``level`` asks for by IIR's rule: ceil(level × R).
-
-    >>> iir_hits_needed(2 / 3, 3), iir_hits_needed(0.5, 3), iir_hits_needed(0.0, 3)
-    (2, 2, 0)
-    """
-    return max(0, math.ceil(level * n_relevant - 1e-9))
-
-
-def interpolated_at(data: ExerciseData, needed: int) -> float:
-    """The best precision at a rank with at least ``needed`` hits so far (0 if none has).
-
-    >>> interpolated_at({"labels": [1, 0, 0, 1, 1, 0], "n_relevant": 3, "recall": 0.5}, 2)
-    0.6
-    """
-    _, _, hits, precision = _curve(data)
-    return max((p for h, p in zip(hits, precision, strict=True) if h >= needed), default=0.0)
+    recall, precision = curve_arrays(np.asarray(ranking.labels, dtype=bool), ranking.r)
+    return ranking, float(data["recall"]), recall, precision
 
 
 def reached_level(data: ExerciseData) -> int | None:
@@ -302,33 +277,57 @@ def reached_level(data: ExerciseData) -> int | None:
     >>> reached_level({"labels": [1, 0, 0, 1, 1, 0], "n_relevant": 3, "recall": 2 / 3})
     4
     """
-    ranking, level, hits, _ = _curve(data)
-    needed = iir_hits_needed(level, ranking.r)
-    return next((rank for rank, h in enumerate(hits, start=1) if h >= needed), None)
+    _, level, recall, _ = _curve(data)
+    reached = np.flatnonzero(recall >= level - 1e-12)
+    return int(reached[0]) + 1 if reached.size else None
+
+
+def interpolated_at_level(data: ExerciseData) -> float:
+    """IIR's interpolated precision at the level asked: the best precision at that recall or
+    higher (:func:`~mapteach.metrics.curves.interpolated_precision`), 0 if no rank reaches it.
+
+    >>> interpolated_at_level({"labels": [1, 0, 0, 1, 1, 0], "n_relevant": 3, "recall": 2 / 3})
+    0.6
+    """
+    _, _, recall, precision = _curve(data)
+    rank = reached_level(data)
+    return 0.0 if rank is None else float(interpolated_precision(recall, precision)[rank - 1])
+
+
+def iir_hits_needed(level: float, n_relevant: int) -> int:
+    """The relevant results recall ``level`` asks for by IIR's rule: the fewest whose recall
+    is ``level`` or higher (:func:`~mapteach.metrics.hits_needed` at the 11 levels).
+
+    >>> iir_hits_needed(2 / 3, 3), iir_hits_needed(0.5, 3), iir_hits_needed(0.0, 3)
+    (2, 2, 0)
+    """
+    return next(h for h in range(n_relevant + 1) if h >= (level - 1e-12) * n_relevant)
+
+
+def _eleven_point_index(level: float) -> int | None:
+    """The index of ``level`` among 0.0, 0.1, ..., 1.0, or None for another level."""
+    index = round(level * 10)
+    return index if abs(level * 10 - index) < 1e-9 else None
+
+
+def _trec_eval_hits(level: float, r: int, convention: ElevenPoint) -> int | None:
+    """The relevant results trec_eval's convention asks for at ``level`` (None: a level
+    trec_eval does not compute)."""
+    index = _eleven_point_index(level)
+    return None if index is None else int(hits_needed(r, convention=convention)[index])
 
 
 def _interpolated_facts(data: ExerciseData) -> dict[str, object]:
     ranking, level, _, _ = _curve(data)
-    needed = iir_hits_needed(level, ranking.r)
-    rank = reached_level(data) or 0
     return {
-        "level": level_text(level),
+        "level": exact_number(level),
         "r": ranking.r,
-        "rank": rank,
-        "needed": needed,
-        "truth": number(interpolated_at(data, needed)),
-        "trec9": _trec_eval_9(level, ranking.r),
-        "trec10": _trec_eval_10(level, ranking.r),
+        "rank": reached_level(data) or 0,
+        "needed": iir_hits_needed(level, ranking.r),
+        "truth": number(interpolated_at_level(data)),
+        "trec9": _trec_eval_hits(level, ranking.r, "trec_eval_9"),
+        "trec10": _trec_eval_hits(level, ranking.r, "trec_eval_10"),
     }
-
-
-def _trec_eval_9(level: float, r: int) -> int:
-    return int(level * r + 0.9)  # C's (long)(L * R + 0.9)
-
-
-def _trec_eval_10(level: float, r: int) -> int:
-    whole = math.floor(level * r)
-    return int(whole + (level * r - whole >= 0.5))  # C's lround: halves go up
 
 
 def _interpolated_mistake(
@@ -341,10 +340,10 @@ def _interpolated_mistake(
     and the precision after each rank."""
 
     def value_of(data: ExerciseData) -> float | None:
-        ranking, _, hits, precision = _curve(data)
-        if ranking.r == 0 or not precision:
+        ranking, _, recall, precision = _curve(data)
+        if ranking.r == 0 or not precision.size:
             return None
-        return value(data, [h / ranking.r for h in hits], precision)
+        return value(data, recall.tolist(), precision.tolist())
 
     return register(
         Mistake(name, ("IPrec",), value_of, explained(template, _interpolated_facts), convention)
@@ -355,11 +354,16 @@ def _at_recall(recall: list[float], precision: list[float], keep: Callable[[floa
     return max((p for r, p in zip(recall, precision, strict=True) if keep(r)), default=None)
 
 
-def _convention(data: ExerciseData, needed: int) -> float | None:
-    ranking = Ranking.of(data)
-    if needed == iir_hits_needed(float(data["recall"]), ranking.r):
+def _convention(data: ExerciseData, convention: ElevenPoint) -> float | None:
+    """The interpolated precision at the level under trec_eval's ``convention``: None at a
+    level trec_eval does not compute, or where it asks for the relevant results IIR does."""
+    ranking, level, _, _ = _curve(data)
+    index = _eleven_point_index(level)
+    hits = _trec_eval_hits(level, ranking.r, convention)
+    if index is None or hits == iir_hits_needed(level, ranking.r):
         return None
-    return interpolated_at(data, needed)
+    points = eleven_point_precisions(ranking.labels, n_relevant=ranking.r, convention=convention)
+    return float(points[index])
 
 
 _interpolated_mistake(
@@ -401,9 +405,7 @@ _interpolated_mistake(
 )
 _interpolated_mistake(
     N_("trec_eval 9's recall levels"),
-    lambda data, recall, precision: _convention(
-        data, _trec_eval_9(float(data["recall"]), Ranking.of(data).r)
-    ),
+    lambda data, recall, precision: _convention(data, "trec_eval_9"),
     N_(
         "That is the interpolated precision as trec_eval 9's iprec_at_recall (and "
         "pytrec_eval, ir_measures) computes it: the relevant results it asks for are "
@@ -411,18 +413,16 @@ _interpolated_mistake(
         "{value}. This exercise asks for IIR's definition, recall {level} or higher "
         "(relevant results: {needed}): {truth}."
     ),
-    convention=N_("trec_eval 9's iprec_at_recall: (long)(L × R + 0.9) relevant results"),
+    convention=N_("trec_eval 9's iprec_at_recall, asking for (long)(L × R + 0.9) relevant results"),
 )
 _interpolated_mistake(
     N_("trec_eval 10's recall levels"),
-    lambda data, recall, precision: _convention(
-        data, _trec_eval_10(float(data["recall"]), Ranking.of(data).r)
-    ),
+    lambda data, recall, precision: _convention(data, "trec_eval_10"),
     N_(
         "That is the interpolated precision as trec_eval 10's iprec_at_recall computes it: "
         "the relevant results it asks for are lround({level} × {r}) = {trec10}, and the best "
         "precision from there on is {value}. This exercise asks for IIR's definition, recall "
         "{level} or higher (relevant results: {needed}): {truth}."
     ),
-    convention=N_("trec_eval 10's iprec_at_recall: lround(L × R) relevant results"),
+    convention=N_("trec_eval 10's iprec_at_recall, asking for lround(L × R) relevant results"),
 )

@@ -19,11 +19,20 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mapteach.exercises.mistakes import Mistake, register
+from mapteach.exercises.mistakes import Mistake, number, register
 from mapteach.i18n import N_, tr
+from mapteach.metrics import average_precision
+from mapteach.metrics.options import Denominator
 from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
-__all__ = ["Ranking", "explained", "final_hits_in_every_numerator", "fractions", "number"]
+__all__ = [
+    "Ranking",
+    "explained",
+    "final_hits_in_every_numerator",
+    "fractions",
+    "mean_precision_every_rank",
+    "number",
+]
 
 ExerciseData = Mapping[str, Any]
 Facts = Callable[[ExerciseData], dict[str, object]]
@@ -63,6 +72,11 @@ class Ranking(NamedTuple):
         return [rank for rank, label in enumerate(self.top, start=1) if label]
 
     @property
+    def first(self) -> int | None:
+        """The rank of the first relevant result in the ranks that count (None: none)."""
+        return self.ranks[0] if self.ranks else None
+
+    @property
     def found(self) -> int:
         """The relevant results anywhere in the list."""
         return sum(self.labels)
@@ -72,20 +86,16 @@ class Ranking(NamedTuple):
         """``"AP"``, or ``"AP@3"`` with a cutoff."""
         return "AP" if self.k is None else f"AP@{self.k}"
 
-    def ap(self, *, whole: bool = False) -> float:
-        """AP (or AP@k, unless ``whole``), trec_eval's: the sum of P@i at relevant ranks ÷ R."""
-        labels = self.labels if whole else self.top
-        ranks = [rank for rank, label in enumerate(labels, start=1) if label]
-        return _sum(range(1, len(ranks) + 1), ranks) / self.r if self.r else 0.0
+    def ap(self, *, whole: bool = False, denominator: Denominator = "relevant") -> float:
+        """AP (or AP@k, unless ``whole``): :func:`~mapteach.metrics.average_precision`,
+        trec_eval's ÷ R unless another ``denominator`` is asked.
 
-
-def number(value: float) -> str:
-    """A value as explanations show it: 4 decimals.
-
-    >>> number(5 / 9)
-    '0.5556'
-    """
-    return f"{value:.4f}"
+        >>> ranking = Ranking((1, 0, 1), 3, None)
+        >>> ranking.ap(), ranking.ap(denominator="retrieved")  # (1/1 + 2/3) / 3, then / 2
+        (0.5555555555555555, 0.8333333333333333)
+        """
+        k = None if whole else self.k
+        return average_precision(self.labels, n_relevant=self.r, k=k, denominator=denominator)
 
 
 def fractions(numerators: Sequence[int], denominators: Sequence[int]) -> str:
@@ -127,7 +137,10 @@ def final_hits_in_every_numerator(
     >>> round(final_hits_in_every_numerator([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]), 2)  # the 0.48
     0.48
     """
-    ranking = Ranking.of({"labels": labels, "n_relevant": n_relevant, "k": k})
+    return _with_final_hits(Ranking.of({"labels": labels, "n_relevant": n_relevant, "k": k}))
+
+
+def _with_final_hits(ranking: Ranking) -> float:
     ranks = ranking.ranks
     return _sum([len(ranks)] * len(ranks), ranks) / ranking.r if ranking.r else 0.0
 
@@ -177,20 +190,18 @@ def _ap_mistake(
 
 
 def _forgot_missed(ranking: Ranking) -> float | None:
-    h = len(ranking.ranks)
-    if ranking.k is not None or not 0 < h < ranking.r:
+    if ranking.k is not None or not 0 < len(ranking.ranks) < ranking.r:
         return None
-    return _sum(range(1, h + 1), ranking.ranks) / h
+    return ranking.ap(denominator="retrieved")
 
 
 def _over_hits_in_top(ranking: Ranking) -> float | None:
-    h = len(ranking.ranks)
-    return ranking.ap() * ranking.r / h if 0 < h < ranking.r else None
+    return ranking.ap(denominator="retrieved") if 0 < len(ranking.ranks) < ranking.r else None
 
 
 def _over_min_k_r(ranking: Ranking) -> float | None:
     k = ranking.k
-    return None if k is None or k >= ranking.r else ranking.ap() * ranking.r / k
+    return None if k is None or k >= ranking.r else ranking.ap(denominator="min_relevant_k")
 
 
 def _over_k(ranking: Ranking) -> float | None:
@@ -207,11 +218,15 @@ def _over_length(ranking: Ranking) -> float | None:
 
 
 def _final_hits(ranking: Ranking) -> float | None:
-    ranks = ranking.ranks
-    return _sum([len(ranks)] * len(ranks), ranks) / ranking.r if len(ranks) > 1 else None
+    return _with_final_hits(ranking) if len(ranking.ranks) > 1 else None
 
 
-def _mean_precision_every_rank(ranking: Ranking) -> float | None:
+def mean_precision_every_rank(ranking: Ranking) -> float | None:
+    """The mean of P@i over every rank i that counts, relevant or not (None: no rank).
+
+    >>> mean_precision_every_rank(Ranking((0, 1), 1, None))  # (0/1 + 1/2) / 2
+    0.25
+    """
     top = np.asarray(ranking.top, dtype=float)
     if top.size == 0:
         return None
@@ -275,7 +290,7 @@ _ap_mistake(
         "{value}. This exercise asks for trec_eval's {measure}, which divides by R = {r}, so "
         "{right}."
     ),
-    convention=N_("torchmetrics' top_k and many retrieval papers: ÷ the hits in the top k"),
+    convention=N_("torchmetrics' top_k and many retrieval papers, ÷ the hits in the top k"),
 )
 _ap_mistake(
     N_("divided AP@k by min(k, R)"),
@@ -286,7 +301,7 @@ _ap_mistake(
         "dividing by min(k, R) = min({k}, {r}): ({terms}) / {k} = {value}. This exercise asks "
         "for trec_eval's {measure}, which divides by R = {r}, so {right}."
     ),
-    convention=N_("Kaggle's apk (ml_metrics): ÷ min(k, R)"),
+    convention=N_("Kaggle's apk (ml_metrics), ÷ min(k, R)"),
 )
 _ap_mistake(
     N_("divided by k"),
@@ -320,7 +335,7 @@ _ap_mistake(
 _ap_mistake(
     N_("mean of P@i over every rank"),
     BOTH,
-    _mean_precision_every_rank,
+    mean_precision_every_rank,
     N_(
         "You averaged the precision at every rank from 1 to {depth}, relevant or not: {value}. "
         "{measure} adds the precision only at the relevant ranks ({ranks}) and divides that "

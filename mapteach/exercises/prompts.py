@@ -12,6 +12,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping, Sequence
 
+from mapteach.exercises.mistakes import spoken_list
 from mapteach.i18n import ngettext, tr
 
 __all__ = ["fill_prompt", "ranking_fields", "relevant_ranks_text", "spoken_list"]
@@ -21,18 +22,6 @@ DATA_FIELDS = frozenset(
     {"labels", "queries", "relevant_ranks", "found_at", "aps"}
     | {"grades", "ranking", "runs", "judge_b"}
 )
-
-
-def spoken_list(items: Sequence[object]) -> str:
-    """Items as a sentence lists them, in the current language: ``"1, 4 and 6"``.
-
-    >>> spoken_list([2]), spoken_list([1, 4, 6])
-    ('2', '1, 4 and 6')
-    """
-    words = [str(item) for item in items]
-    if len(words) < 2:
-        return "".join(words)
-    return tr("{first} and {second}", first=tr(", ").join(words[:-1]), second=words[-1])
 
 
 def relevant_ranks_text(labels: Sequence[int]) -> str:

@@ -376,6 +376,12 @@ class NumberExercise(Exercise):
         The language of the exercise's own texts and verdicts; default the current one.
     key : str, optional
         ``"03.2"``: where the exercise is, for the progress file (None: not recorded).
+    measure : str, optional
+        The measure asked, in ir_measures' spelling (``"AP@3"``), where the answer is a
+        measure of a ranking (it lies in [0, 1]); None otherwise (a pool size, a p-value).
+    data : mapping, optional
+        What the exercise is built from (``labels``, ``n_relevant``, ``k``, ...), kept as
+        ``exercise.data`` for outside checks.
 
     Raises
     ------
@@ -411,6 +417,8 @@ class NumberExercise(Exercise):
         hint: str = _HINT,
         lang: str | None = None,
         key: str | None = None,
+        measure: str | None = None,
+        data: Mapping[str, Any] | None = None,
     ) -> None:
         lang = widget_language(lang)
         if decimals < 0:
@@ -428,6 +436,7 @@ class NumberExercise(Exercise):
         check_texts([hint, *(wrong.explanation for wrong in self.misconceptions)], lang)
         with language(lang):
             placeholder = asked_precision(decimals)
+        self.measure, self.data = measure, None if data is None else dict(data)
         super().__init__(prompt, solution_html, lang=lang, key=key, placeholder=placeholder)
 
     @classmethod
@@ -466,9 +475,18 @@ class NumberExercise(Exercise):
         with language(lang):
             wrong = [*wrong_answers(kind, data, truth), *extra]
         exercise = cls(
-            prompt, truth, wrong, solution_html, decimals=decimals, hint=hint, lang=lang, key=key
+            prompt,
+            truth,
+            wrong,
+            solution_html,
+            decimals=decimals,
+            hint=hint,
+            lang=lang,
+            key=key,
+            measure=measure,
+            data=data,
         )
-        exercise.measure, exercise.data, exercise.mistake_kind = measure, dict(data), kind
+        exercise.mistake_kind = kind
         return exercise
 
     def check(self, answer: Any) -> Feedback:
@@ -480,6 +498,7 @@ class NumberExercise(Exercise):
                 decimals=self.decimals,
                 misconceptions=self.misconceptions,
                 hint=self.hint,
+                measure=self.measure,
             )
 
     def _show(self, answer: Any) -> str:

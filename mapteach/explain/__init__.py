@@ -8,6 +8,7 @@ from mapteach._lazy import public_path
 
 #: Each public name and the module of this package that defines it.
 EXPORTS = {
+    "AveragingTable": "averaging_trace",
     "Explanation": "ap_trace",
     "GLOSSARY": "glossary",
     "HEADERS": "display",
@@ -19,7 +20,7 @@ EXPORTS = {
     "ShownTable": "display",
     "TRACE_COLUMNS": "ap_trace",
     "TRACE_HEADERS": "ap_trace",
-    "Term": "glossary",
+    "Term": "glossary_terms",
     "TraceTable": "ap_trace",
     "TraceView": "trace_display",
     "check_decimals": "ap_trace",
@@ -38,6 +39,7 @@ EXPORTS = {
     "show_trace": "trace_display",
     "shown_label": "display",
     "trace_ap": "ap_trace",
+    "trace_averaging": "averaging_trace",
     "trace_headers": "ap_trace",
     "trace_html": "trace_display",
     "trace_ndcg": "ndcg_trace",

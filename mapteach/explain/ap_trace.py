@@ -52,8 +52,8 @@ TRACE_HEADERS: dict[str, str] = {
     "relevant": N_("relevant"),
     "hits": N_("hits"),
     "fraction": N_("hits/rank"),
-    "precision": N_("P@rank"),
-    "contribution": N_("adds"),
+    "precision": N_("P@k"),
+    "contribution": N_("contribution"),
     "running_sum": N_("running sum"),
     "running_ap": N_("running AP"),
     "grade": N_("grade"),
@@ -86,7 +86,7 @@ def trace_headers(table: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> from mapteach import trace_ap
     >>> trace_headers(trace_ap([1, 0])).columns.tolist()
-    ['rank', 'relevant', 'hits', 'hits/rank', 'P@rank', 'adds', 'running sum', 'running AP']
+    ['rank', 'relevant', 'hits', 'hits/rank', 'P@k', 'contribution', 'running sum', 'running AP']
     >>> trace_headers(trace_ap([1, 0], k=1)).attrs["k"]
     1
     """
@@ -101,9 +101,9 @@ def trace_ap(
 ) -> pd.DataFrame:
     """Trace average precision rank by rank, as a table.
 
-    One row per rank (up to ``k``): whether the result is relevant, the hits so
-    far, P@rank as a fraction and as a number, what the rank contributes to the
-    sum (P@rank if relevant, else 0), the running sum, and the running AP (the
+    One row per rank k (up to the cutoff): whether the result is relevant, the hits
+    so far, P@k as a fraction and as a number, the rank's contribution to the sum
+    (P@k if relevant, else 0), the running sum, and the running AP (the
     running sum over R). The last row's ``running_ap`` is
     :func:`~mapteach.average_precision`. Introduced in
     ``03_average_precision_by_hand``.
@@ -120,7 +120,7 @@ def trace_ap(
     Returns
     -------
     pandas.DataFrame
-        Columns ``rank``, ``relevant`` (bool), ``hits``, ``fraction`` (P@rank
+        Columns ``rank``, ``relevant`` (bool), ``hits``, ``fraction`` (P@k
         as text, such as ``"2/3"``), ``precision``, ``contribution``,
         ``running_sum`` and ``running_ap``. ``DataFrame.attrs`` holds
         ``n_relevant`` (R), ``k`` and ``ap``. The keys are English in every
@@ -211,7 +211,7 @@ def explain_ap(
 ) -> Explanation:
     """Write out the arithmetic of average precision, term by term.
 
-    Each term is P@rank at a relevant rank, written as hits/rank; the sum is
+    Each contribution is P@k at a relevant rank k, written as hits/rank; the sum is
     divided by R. Introduced in ``03_average_precision_by_hand``.
 
     Parameters

@@ -53,7 +53,7 @@ __all__ = ["HEADERS", "ShownSeries", "ShownTable", "display_table", "shown_label
 
 #: Every header of every :class:`ShownTable` kind, and of the tables that are no kind
 #: (``evaluate``'s, ``pool``'s, a notebook's own): key -> message (English).
-#: A key that two kinds show differently (``precision``: ``P@rank`` in a trace,
+#: A key that two kinds show differently (``precision``: ``P@k`` in a trace,
 #: ``precision`` in a PR table) is left out: only its own table knows its header.
 HEADERS: dict[str, str] = {}
 _AMBIGUOUS: set[str] = set()

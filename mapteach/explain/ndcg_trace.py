@@ -18,7 +18,7 @@ from mapteach.metrics.ndcg import gain_values, ndcg_at_k
 from mapteach.metrics.options import Gain
 from mapteach.metrics.validation import as_gains, as_k
 
-__all__ = ["NDCG_TRACE_COLUMNS", "explain_ndcg", "trace_ndcg"]
+__all__ = ["LINE_WIDTH", "NDCG_TRACE_COLUMNS", "explain_ndcg", "trace_ndcg"]
 
 #: Columns of :func:`trace_ndcg`, in order.
 NDCG_TRACE_COLUMNS: tuple[str, ...] = (
@@ -153,13 +153,35 @@ def trace_ndcg(
     return table
 
 
-def _dcg_terms(ranks: pd.Series, gains: pd.Series) -> tuple[str, str]:
-    """The positive terms gain / log2(rank + 1) of a DCG, as text (in brackets) and as LaTeX."""
+#: The longest line of :func:`explain_ndcg`'s text: it fits a notebook's output unwrapped.
+LINE_WIDTH = 79
+
+
+def _dcg_terms(ranks: pd.Series, gains: pd.Series) -> tuple[list[str], str]:
+    """The positive terms gain / log2(rank + 1) of a DCG, as text and as LaTeX."""
     kept = [(g, r + 1) for g, r in zip(gains, ranks, strict=True) if g > 0]
     if not kept:
-        return "0", "0"
-    text = " + ".join(f"{g:g}/log2({d})" for g, d in kept)
-    return f"({text})", " + ".join(rf"\frac{{{g:g}}}{{\log_2 {d}}}" for g, d in kept)
+        return [], "0"
+    text = [f"{g:g}/log2({d})" for g, d in kept]
+    return text, " + ".join(rf"\frac{{{g:g}}}{{\log_2 {d}}}" for g, d in kept)
+
+
+def _sum_lines(name: str, terms: list[str], total: str) -> list[str]:
+    """``name = t1 + t2 + ... = total``, broken only between terms, no line over LINE_WIDTH.
+
+    A continuation line starts under the ``=``, with the ``+`` (or the ``=`` of the
+    total) that joins it to the line above.
+    """
+    if not terms:
+        return [f"{name} = {total}"]
+    lines, line = [], f"{name} = {terms[0]}"
+    for piece in [*(f"+ {term}" for term in terms[1:]), f"= {total}"]:
+        if len(line) + 1 + len(piece) > LINE_WIDTH:
+            lines.append(line)
+            line = " " * (len(name) + 1) + piece
+        else:
+            line = f"{line} {piece}"
+    return [*lines, line]
 
 
 def explain_ndcg(
@@ -185,9 +207,11 @@ def explain_ndcg(
     Returns
     -------
     Explanation
-        A ``str`` such as ``"nDCG@3 = DCG / IDCG = (...) / (...) = 1.5 / 1.6309 =
-        0.9197"``, with ``.latex``, ``.markdown``, ``.note`` (the gains and the
-        ideal ranking) and ``.value``.
+        A ``str`` of three parts: DCG term by term, IDCG term by term, then
+        ``nDCG = DCG / IDCG``; a long sum goes on over lines broken only between
+        terms, so that no line is longer than :data:`LINE_WIDTH` and a notebook
+        never wraps one mid-formula. With ``.latex``, ``.markdown``, ``.note`` (the
+        gains and the ideal ranking) and ``.value``.
 
     Raises
     ------
@@ -201,8 +225,20 @@ def explain_ndcg(
     >>> from mapteach.explain import explain_ndcg
     >>> model_a = [1, 0, 1, 0, 1, 0, 3, 0, 0, 0]
     >>> print(explain_ndcg(model_a, k=10))
-    nDCG@10 = DCG / IDCG = (1/log2(2) + 1/log2(4) + 1/log2(6) + 3/log2(8))
-    / (3/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5)) = 2.8869 / 4.5616 = 0.6329
+    DCG@10  = 1/log2(2) + 1/log2(4) + 1/log2(6) + 3/log2(8) = 2.8869
+    IDCG@10 = 3/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5) = 4.5616
+    nDCG@10 = DCG@10 / IDCG@10 = 2.8869 / 4.5616 = 0.6329
+
+    Every result relevant: the sums go on over lines, broken between terms.
+
+    >>> print(explain_ndcg([1] * 12, k=12))
+    DCG@12  = 1/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5) + 1/log2(6) + 1/log2(7)
+            + 1/log2(8) + 1/log2(9) + 1/log2(10) + 1/log2(11) + 1/log2(12)
+            + 1/log2(13) = 5.0927
+    IDCG@12 = 1/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5) + 1/log2(6) + 1/log2(7)
+            + 1/log2(8) + 1/log2(9) + 1/log2(10) + 1/log2(11) + 1/log2(12)
+            + 1/log2(13) = 5.0927
+    nDCG@12 = DCG@12 / IDCG@12 = 5.0927 / 5.0927 = 1.0000
     >>> print(explain_ndcg(model_a, k=10, gain="exponential").note)
     Discount log2(rank + 1), exponential gains (gain = 2^grade - 1, Burges et al. 2005).
     IDCG is the DCG of the ideal ranking, the query's judged documents best first: gains 7, 1, 1, 1.
@@ -221,12 +257,19 @@ def explain_ndcg(
             note=tr("IDCG = 0: no judged document has a positive gain, so nDCG is 0 (trec_eval)."),
             value=attrs["ndcg"],
         )
-    dcg_text, dcg_latex = _dcg_terms(table["rank"], table["gain"])
-    idcg_text, idcg_latex = _dcg_terms(table["rank"], table["ideal_gain"])
+    dcg_terms, dcg_latex = _dcg_terms(table["rank"], table["gain"])
+    idcg_terms, idcg_latex = _dcg_terms(table["rank"], table["ideal_gain"])
     dcg, idcg = f"{attrs['dcg']:.{decimals}f}", f"{attrs['idcg']:.{decimals}f}"
     ideal_gains = ", ".join(f"{v:g}" for v in table["ideal_gain"] if v > 0)
+    cut = "" if k is None else f"@{k}"
+    width = len(f"IDCG{cut}")
+    lines = [
+        *_sum_lines(f"DCG{cut}".ljust(width), dcg_terms, dcg),
+        *_sum_lines(f"IDCG{cut}", idcg_terms, idcg),
+        f"{name} = DCG{cut} / IDCG{cut} = {dcg} / {idcg} = {shown}",
+    ]
     return Explanation(
-        f"{name} = DCG / IDCG = {dcg_text} / {idcg_text} = {dcg} / {idcg} = {shown}",
+        "\n".join(lines),
         latex=(
             rf"\mathrm{{{name}}} = \frac{{\mathrm{{DCG}}}}{{\mathrm{{IDCG}}}} = "
             rf"\frac{{{dcg_latex}}}{{{idcg_latex}}} = \frac{{{dcg}}}{{{idcg}}} = {shown}"

@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Polygon
+from matplotlib.transforms import ScaledTranslation
 
 from mapteach.explain.pr_table import pr_curve
 from mapteach.fonts import use_font_for
@@ -19,6 +20,9 @@ from mapteach.plots import ACCENT, IRRELEVANT, RELEVANT, ap_area_outline, plot_l
 
 __all__ = ["plot_ap_bars", "plot_pr_curve", "plot_precision_at_k"]
 
+#: How far below the PR axes its legend starts, in points: past the tick labels and "recall".
+_LEGEND_DROP = 34
+
 
 def plot_pr_curve(
     labels: Sequence[int | bool],
@@ -29,6 +33,9 @@ def plot_pr_curve(
     lang: str | None = None,
 ) -> Axes:
     """Draw the saw-tooth PR curve, AP as the shaded area, and the interpolated curve.
+
+    The legend sits under the axes, so it never covers a curve; a figure that holds
+    the axes needs room for it below (``layout="constrained"`` or ``tight_layout()``).
 
     Introduced in ``07_pr_curves``.
 
@@ -60,7 +67,7 @@ def plot_pr_curve(
     hits = curve[curve["relevant"]]
     lang = plot_language(lang)
     if ax is None:
-        ax = Figure(figsize=(4.5, 3.2)).subplots()
+        ax = Figure(figsize=(4.5, 3.9), layout="constrained").subplots()
     ap = average_precision(labels, n_relevant=n_relevant)
     recall = np.r_[0.0, curve["recall"]]
     first = curve.iloc[:1]
@@ -101,8 +108,25 @@ def plot_pr_curve(
         lang,
     )
     ax.set(xlim=(0, 1.02), ylim=(0, 1.12))
-    ax.legend(fontsize=8, loc="lower left")
+    _legend_below(ax)
     return ax
+
+
+def _legend_below(ax: Axes) -> None:
+    """The legend under the axes' label "recall", outside the axes, where no curve runs.
+
+    Its place is fixed in points below the axes, so it clears the tick labels and
+    the axis label however tall the axes are.
+    """
+    below = ScaledTranslation(0, -_LEGEND_DROP / 72, ax.figure.dpi_scale_trans)
+    ax.legend(
+        fontsize=8,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=ax.transAxes + below,
+        borderaxespad=0,
+        frameon=False,
+    )
 
 
 def plot_precision_at_k(

@@ -22,6 +22,7 @@ from mapteach.metrics.declaration import Declaration
 from mapteach.metrics.gmap import GM_FLOOR, geometric_mean
 from mapteach.metrics.hit import hit_at_k
 from mapteach.metrics.judged import judged_at_k
+from mapteach.metrics.micro_average import micro_precision_at_k, micro_recall_at_k
 from mapteach.metrics.names import parse_measure
 from mapteach.metrics.ndcg import ndcg_at_k
 from mapteach.metrics.options import DENOMINATORS, ELEVEN_POINT, GAINS, NO_RELEVANT
@@ -50,6 +51,8 @@ __all__ = [
     "mean_average_precision",
     "mean_reciprocal_rank",
     "measures_markdown",
+    "micro_precision_at_k",
+    "micro_recall_at_k",
     "ndcg_at_k",
     "num_relevant",
     "num_relevant_retrieved",

@@ -149,7 +149,7 @@ def mean_average_precision(
         Rank cutoff applied to every query (MAP@k, denominator still R).
     no_relevant : {"zero", "skip", "one", "error"}, default "zero"
         What a query with R = 0 contributes: AP 0 (trec_eval), nothing
-        (article 003), AP 1 (ml_metrics), or an error.
+        (article 003), AP 1 (torchmetrics ``empty_target_action="pos"``), or an error.
     denominator : {"relevant", "min_relevant_k", "retrieved"}, default "relevant"
         Passed to :func:`average_precision`.
 

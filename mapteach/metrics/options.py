@@ -44,8 +44,8 @@ TIES: tuple[Ties, ...] = get_args(Ties)
 
 #: What a query with no relevant document (R = 0) contributes to MAP.
 #: ``"zero"``: AP = 0 (trec_eval). ``"skip"``: left out of the mean (article 003,
-#: torchmetrics ``empty_target_action="skip"``). ``"one"``: AP = 1 (ml_metrics
-#: ``mapk``). ``"error"``: raise, so that nobody has to decide silently.
+#: torchmetrics ``empty_target_action="skip"``). ``"one"``: AP = 1 (torchmetrics
+#: ``empty_target_action="pos"``). ``"error"``: raise, so that nobody has to decide silently.
 NoRelevant = Literal["zero", "skip", "one", "error"]
 NO_RELEVANT: tuple[NoRelevant, ...] = get_args(NoRelevant)
 

@@ -360,7 +360,7 @@ def evaluate(
         (not for Bpref, nor with ``max_results``).
     no_relevant : {"zero", "skip", "one", "error"}
         A query with no relevant judgment: all measures 0 (trec_eval), left out,
-        AP-type measures 1 (ml_metrics), or an error.
+        AP-type measures 1 (torchmetrics ``empty_target_action="pos"``), or an error.
     missing : {"ignore", "zero"}
         A judged query the run lacks: left out (trec_eval) or scored 0
         (trec_eval ``-c``, ir_measures).

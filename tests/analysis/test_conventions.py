@@ -175,10 +175,14 @@ RUN_LAB = {
 }
 
 
-def lab_table():
+def compare_conventions_of(qrels, run):
     from mapteach.analysis.conventions import compare_conventions
 
-    return compare_conventions(QRELS_LAB, RUN_LAB)
+    return compare_conventions(qrels, run)
+
+
+def lab_table():
+    return compare_conventions_of(QRELS_LAB, RUN_LAB)
 
 
 def test_every_convention_row_is_evaluate_with_that_option():
@@ -215,17 +219,34 @@ def test_peer_rows_equal_calling_the_library_directly():
     ir = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], QRELS_LAB, RUN_LAB)}
     assert table.loc["ir_measures", "ap_A"] == pytest.approx(ir["A"])
     assert table.loc["ir_measures", "map"] == pytest.approx(sum(ir.values()) / 5)  # absent = 0
+    assert table.loc["ranx", "ap_ties"] == 1.0  # input order puts t1, t2 (relevant) first
+
+
+def test_the_ranx_row_is_what_ranx_gives_for_the_whole_input():
     from ranx import Qrels, Run
     from ranx import evaluate as ranx_evaluate
 
-    answered = [q for q in QRELS_LAB if q in RUN_LAB]
-    ranx_qrels = Qrels({q: QRELS_LAB[q] for q in answered})
-    direct = ranx_evaluate(
-        ranx_qrels, Run({q: RUN_LAB[q] for q in answered}), "map", return_mean=False
-    )
-    for query, value in zip(ranx_qrels.keys(), direct, strict=True):  # ranx's own query order
+    table = lab_table()
+    with pytest.raises(AssertionError, match="make_comparable=True"):  # "absent" is not run
+        ranx_evaluate(Qrels(QRELS_LAB), Run(RUN_LAB), "map")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        direct = ranx_evaluate(
+            Qrels(QRELS_LAB), Run(RUN_LAB), "map", return_mean=False, make_comparable=True
+        )
+        mean = ranx_evaluate(Qrels(QRELS_LAB), Run(RUN_LAB), "map", make_comparable=True)
+    for query, value in zip(Qrels(QRELS_LAB).keys(), direct, strict=True):  # ranx's order
         assert table.loc["ranx", f"ap_{query}"] == pytest.approx(float(value))
-    assert table.loc["ranx", "ap_ties"] == 1.0  # input order puts t1, t2 (relevant) first
+    assert table.loc["ranx", "map"] == pytest.approx(mean)
+    assert (
+        table.loc["ranx", "ap_absent"] == 0.0 and "make_comparable" in table.loc["ranx", "explains"]
+    )
+    answered = {q: QRELS_LAB[q] for q in RUN_LAB}  # the same queries: ranx takes them as given
+    alone = compare_conventions_of(answered, RUN_LAB)
+    assert alone.loc["ranx", "explains"] == "R; tied documents keep input order"
+    assert alone.loc["ranx", "map"] == pytest.approx(
+        ranx_evaluate(Qrels(answered), Run(RUN_LAB), "map")
+    )
 
 
 def test_peers_that_are_not_installed_say_so(monkeypatch):

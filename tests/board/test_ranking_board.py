@@ -11,7 +11,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from mapteach import average_precision, explain_ap, get_example, trace_ap
 from mapteach.board.board_plots import BoardFigure
-from mapteach.board.list_widget import PRESETS, RankingError, RankingList
+from mapteach.board.list_widget import PRESETS, RankingError, RankingList, list_texts
 from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
 from tests.budget import examples
 
@@ -151,31 +151,38 @@ def test_choosing_the_same_preset_again_resets_to_it():
     assert snapshot(board) == chosen
 
 
-def shown_in_legends(figure: BoardFigure) -> list[str]:
-    """The legend entries visible, checked against their handles."""
-    shown = []
-    for legend in (figure.cutoff_legend, figure.pr_legend):
-        for handle, text in zip(legend.legend_handles, legend.get_texts(), strict=True):
-            assert handle is not None
-            assert handle.get_visible() == text.get_visible()
-            if legend.get_visible() and text.get_visible():
-                shown.append(text.get_text())
-    return shown
+def shown_in_legend(figure: BoardFigure) -> list[str]:
+    """The legend's entries, each with its handle."""
+    handles, texts = figure.legend.legend_handles, figure.legend.get_texts()
+    assert len(handles) == len(texts) and None not in handles
+    return [text.get_text() for text in texts]
 
 
-def test_legends_list_only_what_is_drawn():
+def test_legend_lists_only_what_is_drawn():
     board = RankingBoard(example="003_a")
     plain = ["precision after each rank", "shaded area = AP"]
-    assert shown_in_legends(board.plot) == plain
+    assert shown_in_legend(board.plot) == plain
     assert not board.plot.interpolated.get_visible()
     board.ranking.k = 3
-    assert shown_in_legends(board.plot) == ["cutoff k", *plain]
+    assert shown_in_legend(board.plot) == [*plain, "cutoff k"]
     board.ranking.interpolated = True
-    assert shown_in_legends(board.plot) == ["cutoff k", "interpolated", *plain]
+    assert shown_in_legend(board.plot) == [plain[0], "interpolated", plain[1], "cutoff k"]
     board.ranking.k = 9  # past the last of 8 ranks: no line within the axes
-    assert shown_in_legends(board.plot) == ["interpolated", *plain]
+    assert shown_in_legend(board.plot) == [plain[0], "interpolated", plain[1]]
     board.ranking.reset()
-    assert shown_in_legends(board.plot) == plain
+    assert shown_in_legend(board.plot) == plain
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_refused_count_has_its_message(lang):
+    """The browser names a refused count's message by its trait (``k_rejected``)."""
+    texts = list_texts(lang)
+    for trait in ("k", "n_unretrieved"):
+        assert "{value}" in texts[f"{trait}_rejected"]
+        assert (
+            texts[f"{trait}_rejected"]
+            != list_texts("en" if lang == "zh" else "zh")[f"{trait}_rejected"]
+        )
 
 
 def test_article_000_document_names():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from mapteach import average_precision, get_example
+from mapteach import average_precision, get_example, tr
 from tests.browser.harness import open_notebook
 
 pytestmark = pytest.mark.browser
@@ -154,7 +154,7 @@ def test_playground_in_jupyterlab(browser, lab_url):
     # multi-query mode, each list under its query's title: pull query C's last relevant
     # result to the top; MAP follows
     query_c = page.locator('[data-testid=ranking-board][data-query^="Query C"]')
-    assert query_c.locator(".mt-query").inner_text() == get_example("003_c").title
+    assert query_c.locator(".mt-query").text_content() == get_example("003_c").title
     c_items = query_c.locator("[data-testid=rank-item]")
     c_items.nth(7).drag_to(c_items.nth(0), target_position={"x": 30, "y": 3})
     states = [
@@ -248,6 +248,63 @@ def test_enter_commits_reset_restores_and_nothing_overlaps(browser, lab_url):
     select.select_option("003_a")
     wait_for_order(page, board, original)
     wait_for_value(page, readout, preset.ap)
+    page.close()
+
+
+#: The top of each board's list, in page coordinates.
+LIST_TOPS = """(boards) => boards.map(
+  (board) => board.querySelector('[data-testid=rank-list]').getBoundingClientRect().top
+)"""
+
+
+def test_level_lists_a_rejected_cutoff_said_and_k_all(browser, lab_url):
+    """The MAP board's lists start level; a cutoff refused is said; k = 0 reads "k = all"."""
+    page = open_notebook(browser, lab_url, "06_playground.ipynb")
+    board = page.locator(SINGLE)
+    board.locator("[data-testid=rank-item]").first.wait_for(timeout=90_000)
+    readout = board.locator("[data-testid=ap-value]")
+    labels = list(get_example("003_a").labels)
+
+    # the MAP board: query B's long title takes no more room than A's and C's
+    queries = page.locator('[data-testid=ranking-board][data-query^="Query "]')
+    page.locator("[data-testid=live-readout][data-kind=map]").wait_for(timeout=90_000)
+    for width in (1400, 900):
+        page.set_viewport_size({"width": width, "height": 1000})
+        tops = queries.evaluate_all(LIST_TOPS)  # one layout, read at once
+        assert len(tops) == 3 and max(tops) - min(tops) <= 1, (width, tops)
+    for query in queries.all():  # a title cut short keeps its whole text as its tooltip
+        heading = query.locator(".mt-query")
+        assert heading.get_attribute("title") == query.get_attribute("data-query")
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+    # a cutoff of -1 is refused on the board, and the cutoff stays 3
+    cutoff = board.locator("[data-testid=cutoff-input]")
+    rejected = board.locator("[data-testid=count-rejected]")
+    cutoff.fill("3")
+    cutoff.press("Enter")
+    wait_for_value(page, readout, average_precision(labels, n_relevant=3, k=3))
+    assert rejected.is_hidden()
+    for typed in ("-1", "2.5"):
+        cutoff.fill(typed)
+        cutoff.press("Enter")
+        rejected.wait_for(state="visible", timeout=5_000)
+        assert rejected.text_content() == tr(
+            "Cutoff k must be a whole number, 0 or more (0 for the whole list); "
+            "it stays at {value}.",
+            value=3,
+        )
+        assert cutoff.input_value() == "3" and readout.inner_text().startswith("AP@3 = ")
+
+    # the cutoff 0 is the whole list: the message goes, and the printout says "k = all"
+    cutoff.fill("0")
+    cutoff.press("Enter")
+    wait_for_value(page, readout, average_precision(labels, n_relevant=3))
+    rejected.wait_for(state="hidden", timeout=5_000)
+    head = page.locator("[data-testid=live-readout][data-kind=board] [data-testid=live-labels]")
+    expected = tr("labels on screen: {labels}   R = {r}   k = all", labels=labels, r=3)
+    page.wait_for_function(
+        "([el, text]) => el.textContent === text", arg=[head.element_handle(), expected]
+    )
     page.close()
 
 

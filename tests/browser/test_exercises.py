@@ -88,15 +88,21 @@ def test_number_and_choice_exercises_in_jupyterlab(browser, lab_url, workdir):
     assert box.get_attribute("placeholder") == "4 decimals or a fraction such as 2/3"
     assert number.locator("[data-testid=feedback]").get_attribute("data-status") == "empty"
 
-    # Enter submits; 0.48 only rounds to the slip, so it is wrong without a name
+    # Enter submits; 0.9 matches no mistake, so it is wrong without a name
     box.click()
-    page.keyboard.type("0.48")
+    page.keyboard.type("0.9")
     page.keyboard.press("Enter")
     assert SLIP not in wait_for_feedback(page, number, "incorrect", "Not quite.")
     assert page.evaluate("document.activeElement?.dataset.testid") == "answer-input"
 
-    # the slip at the asked precision is named
+    # the article's printed 0.48 rounds to the slip, not to the truth: named, 4 decimals asked
+    box.fill("0.48")
+    page.keyboard.press("Enter")
+    assert "give 4 decimals" in wait_for_feedback(page, number, "incorrect", SLIP)
+
+    # the slip at the asked precision is named (the new answer first clears the old verdict)
     box.fill("0.4790")
+    wait_for_feedback(page, number, "empty")
     page.keyboard.press("Enter")
     wait_for_feedback(page, number, "incorrect", SLIP)
 
@@ -120,6 +126,7 @@ def test_number_and_choice_exercises_in_jupyterlab(browser, lab_url, workdir):
         if json.loads(line)["notebook"] == "99"
     ]
     assert [(c["notebook"], c["exercise"], c["answer"], c["verdict"]) for c in checks] == [
+        ("99", "1", "0.9", "incorrect"),
         ("99", "1", "0.48", "incorrect"),
         ("99", "1", "0.4790", "incorrect"),
         ("99", "1", "0.28", "incomplete"),

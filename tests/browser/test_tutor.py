@@ -55,7 +55,8 @@ with collect_exercises() as made:
 found = [
     {"key": e.key, "prompt": e.prompt, "truth": float(e.truth), "decimals": e.decimals,
      "lang": e.lang, "unreadable": e.check("abc").message,
-     "mistakes": [{"name": w.name, "shown": tr(w.name, lang=e.lang), "value": float(w.value),
+     "mistakes": [{"name": w.name, "shown": tr(w.convention or w.name, lang=e.lang),
+                   "value": float(w.value),
                    "convention": bool(w.convention)} for w in e.misconceptions]}
     for e in made if isinstance(e, NumberExercise) and e.key
 ]

@@ -37,11 +37,11 @@ READABLE = [
     ("3分之2", Fraction(2, 3), None),  # Chinese: "of 3 parts, 2"
     ("½", Fraction(1, 2), None),
     ("-1/3", Fraction(-1, 3), None),
-    ("50%", Fraction(1, 2), None),
-    ("５０％", Fraction(1, 2), None),
+    ("50%", Fraction(1, 2), 2),  # a whole percentage has the fraction's 2 decimals
+    ("５０％", Fraction(1, 2), 2),
     ("28.15 %", Fraction(2815, 10000), 4),
     ("28,15%", Fraction(2815, 10000), 4),
-    ("百分之50", Fraction(1, 2), None),
+    ("百分之50", Fraction(1, 2), 2),
     ("百分之28.15", Fraction(2815, 10000), 4),
     ("−0.2", Fraction(-1, 5), 1),  # unicode minus
     ("－０．２", Fraction(-1, 5), 1),  # full-width hyphen-minus
@@ -58,6 +58,8 @@ READABLE = [
     ("≈ 0.3333", Fraction(3333, 10000), 4),
     ("2.815e-1", Fraction(2815, 10000), 4),
     (".5", Fraction(1, 2), 1),
+    ("0.58333333333333337", Fraction(58333333333333337, 10**17), 17),  # a float's repr
+    ("0." + "3" * 150, Fraction(int("3" * 150), 10**150), 150),
     ("1", Fraction(1), None),
     (1, Fraction(1), None),
     (0.479, Fraction(479, 1000), 3),
@@ -72,24 +74,29 @@ def test_every_way_a_number_is_typed_is_read(typed, meant, decimals):
 
 #: (typed, what the English message says about it)
 UNREADABLE = [
-    ("abc", "Could not read 'abc' as a number; type a decimal such as 0.5"),
-    ("0 5", "Could not read '0 5' as a number"),  # two numbers, not 5
-    ("nan", "Could not read 'nan'"),
-    ("inf", "Could not read 'inf'"),
-    ("1e999999999", "Could not read '1e999999999'"),
-    (float("nan"), "Could not read 'nan'"),
-    (True, "Could not read 'True'"),
-    ("=", "Could not read '='"),
-    ("1/2/3", "Could not read '1/2/3'"),
-    ("50%%", "Could not read '50%%'"),
-    ("1,2,3", "Could not read '1,2,3'"),
-    ("1,000", "'1,000' could be 1.000 or 1000: a comma marks decimals"),
-    ("1,234", "'1,234' could be 1.234 or 1234"),
-    ("１，２３４", "'１，２３４' could be 1.234 or 1234"),
-    ("1.000,5", "'1.000,5' has both a comma and a point"),
-    ("0,5.", "'0,5.' has both a comma and a point"),
-    ("1/0", "'1/0' divides by 0; type a fraction such as 1/2"),
-    ("x" * 80, "Could not read '" + "x" * 39 + "…' as a number"),
+    ("abc", 'Could not read "abc" as a number; type a decimal such as 0.5'),
+    ("0 5", 'Could not read "0 5" as a number'),  # two numbers, not 5
+    ("nan", 'Could not read "nan"'),
+    ("inf", 'Could not read "inf"'),
+    ("1e999999999", 'Could not read "1e999999999"'),
+    (float("nan"), 'Could not read "nan"'),
+    (True, 'Could not read "True"'),
+    ("=", 'Could not read "="'),
+    ("1/2/3", 'Could not read "1/2/3"'),
+    ("50%%", 'Could not read "50%%"'),
+    ("1,2,3", 'Could not read "1,2,3"'),
+    ("1,000", '"1,000" could be 1.000 or 1000: a comma marks decimals'),
+    ("1,234", '"1,234" could be 1.234 or 1234'),
+    ("１，２３４", '"１，２３４" could be 1.234 or 1234'),
+    ("1.000,5", '"1.000,5" has both a comma and a point'),
+    ("0,5.", '"0,5." has both a comma and a point'),
+    ("1/0", '"1/0" divides by 0; type a fraction such as 1/2'),
+    ("x" * 80, 'Could not read "' + "x" * 39 + '…" as a number'),
+    (
+        "三分之二",
+        'Could not read "三分之二" as a number: type its numbers in digits, such as 3分之2',
+    ),
+    ("0." + "5" * 250, '"0.' + "5" * 37 + '…" is too long to be a number: 252 characters'),
 ]
 
 
@@ -104,8 +111,9 @@ def test_what_cannot_be_read_is_unreadable_with_an_example_in_both_languages(typ
     with language("zh"):
         chinese = check_number(typed, 0.5)
     assert chinese.status == "unreadable"
-    assert re.search(r"[\u4e00-\u9fff]", chinese.message), chinese.message
+    assert re.search(r"[\u4e00-\u9fff]", chinese.message.replace(str(typed), "")), chinese.message
     assert "如" in chinese.message and chinese.message != feedback.message
+    assert '"' not in chinese.message.replace(str(typed), "")  # Chinese quotes: “…”
 
 
 def test_the_statuses():
@@ -175,34 +183,91 @@ def test_two_mistakes_of_the_same_value_are_both_named_once_each_in_order():
     assert feedback.misconception == "divided by the list's length"
     assert not feedback.convention
     assert feedback.message == (
-        "Not quite: 0.1000 is what you get when you made any of these mistakes: divided by "
-        "the list's length; mean of P@i over every rank. You divided by 10. You averaged "
-        "every rank."
+        "Not quite: 0.1000 is what you get from one of these mistakes: (1) divided by the "
+        "list's length, or (2) mean of P@i over every rank. (1) You divided by 10. (2) You "
+        "averaged every rank."
     )
     assert "twice" not in feedback.message
+
+
+def test_several_of_one_value_name_all_explain_the_two_likeliest_closest_first():
+    wrongs = [
+        WrongAnswer("a", 0.10004, "A."),
+        WrongAnswer("b", 0.1, "B."),
+        WrongAnswer("c", 0.10001, "C."),
+    ]
+    feedback = check_number("0.1000", 0.5, misconceptions=wrongs)
+    assert feedback.mistakes == ("b", "c", "a")  # by distance to 0.1000, then as given
+    assert feedback.message == (
+        "Not quite: 0.1000 is what you get from one of these mistakes: (1) b, (2) c, or "
+        "(3) a. (1) B. (2) C."
+    )
+
+
+def test_an_under_precise_answer_names_the_mistake_it_rounds_to_and_asks_for_the_decimals():
+    slip = [("final hit count in every numerator", 0.47897, "Count the hits so far.")]
+    # (typed, named, asked for 4 decimals): 0.479 is 0.4790, the slip at the asked precision
+    cases = [("0.48", 1, 1), ("48%", 1, 1), ("0.479", 1, 0), ("0.5", 0, 0), ("0.47", 0, 0)]
+    for typed, named, asked in cases:
+        feedback = check_number(typed, 0.2815476, misconceptions=slip)
+        assert feedback.status == "incorrect"
+        assert len(feedback.mistakes) == named, typed
+        assert ("give 4 decimals" in feedback.message) == bool(asked), typed
+    assert check_number("0.28", 0.2815476, misconceptions=slip).status == "incomplete"
+    close = [("slip", 0.2849, "")]  # both round to 0.28: right so far wins
+    assert check_number("0.28", 0.2815476, misconceptions=close).status == "incomplete"
+
+
+def test_a_whole_percentage_has_two_decimals():
+    assert check_number("58%", 7 / 12).status == "incomplete"
+    assert check_number("50%", 0.5).correct
+    assert check_number("58.33%", 7 / 12).correct
+
+
+def test_the_truth_cut_off_is_named_and_told_to_round():
+    for typed, asked in [("0.6666", False), ("0.66", True), ("66%", True)]:
+        feedback = check_number(typed, 2 / 3)
+        assert feedback.mistakes == ("truncated instead of rounded",), typed
+        assert "Round it instead" in feedback.message
+        assert ("Give 4 decimals" in feedback.message) == asked, typed
+    assert check_number("0.6", 2 / 3).mistakes == ()  # 1 decimal: a guess, not a cut
+    assert check_number("0.2800", 0.2815476).mistakes == ()  # not the truth's digits
+    assert check_number("0.29", 0.29).correct  # 0.29 x 100 is 28.999999999999996
+
+
+def test_a_measure_is_said_to_lie_between_0_and_1():
+    for typed in ("-0.5833", "1,5", "150%"):
+        feedback = check_number(typed, 7 / 12, measure="AP@3")
+        assert feedback.status == "incorrect"
+        assert "AP@3 lies between 0 and 1" in feedback.message, typed
+    assert "lies between" not in check_number("1,5", 7 / 12).message  # not a measure
+    assert "lies between" not in check_number("0.9", 7 / 12, measure="AP@3").message
 
 
 APK = WrongAnswer(
     "divided by min(k, R), as Kaggle's apk",
     2 / 3,
     "That is AP@3 as Kaggle's apk computes it; this exercise asks for trec_eval's ÷ R.",
-    convention=True,
+    convention="Kaggle's apk (ml_metrics), ÷ min(k, R)",
 )
 
 
-def test_a_convention_is_said_to_be_one_not_a_slip():
+def test_a_convention_is_said_to_be_one_with_who_computes_it_not_a_slip():
     feedback = check_number("0.6667", 0.4, misconceptions=[APK])
     assert (feedback.status, feedback.convention) == ("incorrect", True)
     assert feedback.mistakes == (APK.name,)
     assert feedback.message == (
-        "0.6667 is another convention, not a slip: divided by min(k, R), as Kaggle's apk. "
+        "0.6667 is another convention, not a slip: Kaggle's apk (ml_metrics), ÷ min(k, R). "
         + APK.explanation
     )
     assert "mistake" not in feedback.message and "Not quite" not in feedback.message
-    other = APK._replace(name="divided by the hits in the top k")
+    other = APK._replace(name="divided by the hits in the top k", convention="torchmetrics")
     two = check_number("2/3", 0.4, misconceptions=[APK, other])
     assert two.convention and two.mistakes == (APK.name, other.name)
-    assert two.message.startswith("2/3 is what other conventions give, not a slip:")
+    assert two.message.startswith(
+        "2/3 is what other conventions give, not a slip: (1) Kaggle's apk (ml_metrics), "
+        "÷ min(k, R), or (2) torchmetrics."
+    )
 
 
 def test_a_value_both_a_slip_and_a_convention_names_both():
@@ -211,9 +276,9 @@ def test_a_value_both_a_slip_and_a_convention_names_both():
     assert not feedback.convention
     assert feedback.mistakes == (APK.name, slip.name)  # in the order given
     assert feedback.message == (
-        "Not quite: 0.6667 is what you get when you made this mistake: divided by k. "
-        "It is also what another convention gives: divided by min(k, R), as Kaggle's apk. "
-        f"{APK.explanation} You divided by k = 3."
+        "Not quite: 0.6667 is what you get from one of these: (1) Kaggle's apk (ml_metrics), "
+        "÷ min(k, R) (another convention, not a slip), or (2) divided by k. "
+        f"(1) {APK.explanation} (2) You divided by k = 3."
     )
 
 

@@ -12,6 +12,7 @@ import traitlets
 from mapteach.board.list_widget import RankingError
 from mapteach.classroom import forget_learner
 from mapteach.exercises import ArrangeExercise
+from mapteach.i18n import language
 from tests.reference import reference_ap
 
 #: Notebook 06's two arrangement exercises.
@@ -106,6 +107,12 @@ def test_check_says_what_is_still_wrong(labels, says):
         return
     assert feedback.status == "incorrect"
     assert feedback.message == "Not yet. " + says.format(ap=reference_ap(labels))
+
+
+def test_chinese_advice_is_joined_as_chinese_sentences_are():
+    with language("zh"):
+        feedback = arrange().check([0, 0, 0, 0, 0, 0, 1, 1, 1, 1])
+    assert "。 " not in feedback.message and "。P@5" in feedback.message, feedback.message
 
 
 def test_a_target_met_is_said_to_be_met_and_every_target_met_is_correct():

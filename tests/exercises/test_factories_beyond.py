@@ -41,6 +41,12 @@ def test_gmap_floors_each_one_relevant_ap_and_shows_the_aps():
     assert "0.5 × 1 × 0.25 × 1e-05" in exercise.solution
 
 
+def test_gmap_shows_an_ap_that_has_no_short_decimal_as_its_fraction():
+    exercise = gmap_exercise([7, 9, 1], key="99.3")
+    assert "Its APs are 1/7, 1/9, 1." in exercise.prompt  # not 0.142857, 0.111111
+    assert "1/7 × 1/9 × 1" in exercise.solution
+
+
 def test_gmap_rejects_a_rank_past_the_depth():
     with pytest.raises(ValueError, match=r"ranks\[1\] is 6; a rank must be a whole number"):
         gmap_exercise([1, 6], depth=5)

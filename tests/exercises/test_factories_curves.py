@@ -12,7 +12,8 @@ def test_interpolated_precision_at_a_recall_level():
     exercise = interpolated_precision_exercise([1, 0, 0, 1, 1, 0], "2/3")
     assert exercise.truth == pytest.approx(3 / 5)  # the best precision at recall >= 2/3
     assert exercise.data["recall"] == 2 / 3 and exercise.mistake_kind == "IPrec"
-    assert exercise.measure == "IPrec@0.6666666666666666"
+    assert exercise.measure == "IPrec@0.6667"  # ir_measures passes trec_eval 0.67
+    assert interpolated_precision_exercise([1, 0, 1], "1/2", n_relevant=2).measure == "IPrec@0.5"
     raw = "gave the raw precision at the rank where recall reaches the level"
     assert exercise.check("0.5").misconception == raw
     assert set(exercise.check("1").mistakes) == {

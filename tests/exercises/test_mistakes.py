@@ -67,6 +67,7 @@ CONVENTIONS = {
     ("AP@k", "divided AP@k by the hits in the top k"),
     ("AP@k", "divided AP@k by min(k, R)"),
     ("MAP", "skip instead of zero"),
+    ("MAP", "counted an empty query as 1"),  # torchmetrics' empty_target_action="pos"
     ("IPrec", "trec_eval 9's recall levels"),
     ("IPrec", "trec_eval 10's recall levels"),
 }

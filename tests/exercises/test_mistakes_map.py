@@ -67,11 +67,21 @@ def test_gmap():  # 13.2: one relevant document each, at ranks 2, 1, 4 and nowhe
             "the arithmetic mean (MAP)": sum(aps) / 4,
             "no floor under a zero AP": 0.0,
             "mean of the logs, not exponentiated": sum(map(math.log, floored)) / 4,
-            "multiplied the APs without the root": math.prod(floored),
-            "divided the product by the number of queries": math.prod(floored) / 4,
             "left out the failed query": (1 / 2 * 1 * 1 / 4) ** (1 / 3),
         }
-    )
+    )  # the product, 1.25e-06, is 0.0000 too: forgetting the floor explains that answer
+    explanation = wrong_answers("GMAP", data, truth)[0].explanation
+    assert "0.5, 1, 0.25, 0" in explanation
+
+
+def test_gmap_without_a_failed_query_offers_the_product_mistakes():
+    lists = [[0, 1, 0], [1, 0, 0], [0, 0, 1]]  # APs 1/2, 1, 1/3
+    data = {"queries": [_query(y, 1) for y in lists], "k": None}
+    values = _values("GMAP", data, (1 / 6) ** (1 / 3))
+    assert values["multiplied the APs without the root"] == pytest.approx(1 / 6)
+    assert values["divided the product by the number of queries"] == pytest.approx(1 / 18)
+    explanations = {w.name: w.explanation for w in wrong_answers("GMAP", data, 0.55)}
+    assert "0.5 × 1 × 1/3" in explanations["multiplied the APs without the root"]
 
 
 def test_gmap_without_the_floor_of_an_ap_below_it():

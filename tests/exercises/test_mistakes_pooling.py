@@ -54,6 +54,17 @@ def test_pooled_ap_mistakes_and_the_condensed_list_as_another_measure():
     assert "trec_eval -J" in condensed and "another measure" in condensed
     assert "nobody judged u1" in found["counted the unjudged relevant document"].explanation
     assert "You divided by 4" in found["divided by the true R"].explanation
+    unjudged = found["counted the unjudged relevant document"].explanation
+    assert "counts it as not relevant" in unjudged
+
+
+def test_two_unjudged_relevant_documents_are_spoken_of_in_the_plural():
+    # u2 relevant too: the complete list is [1, 1, 0, 1, 1], R = 5
+    both = {**POOLED, "complete_labels": [1, 1, 0, 1, 1], "complete_n_relevant": 5}
+    both["missed"] = ["u1", "u2"]
+    found = _found("pooled AP", both, (1 / 2 + 2 / 5) / 3)
+    explanation = found["counted the unjudged relevant document"].explanation
+    assert "nobody judged u1 and u2, so trec_eval counts them as not relevant" in explanation
 
 
 # a x u b y c, a b c relevant, x y judged not relevant, u unjudged; N = 3 (one not retrieved)

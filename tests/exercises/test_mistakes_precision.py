@@ -3,10 +3,17 @@ written out here."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import pytest
 
 from mapteach.exercises.mistakes import wrong_answers
-from mapteach.exercises.mistakes_precision import iir_hits_needed, level_text, reached_level
+from mapteach.exercises.mistakes_precision import (
+    iir_hits_needed,
+    interpolated_at_level,
+    reached_level,
+)
 
 
 def _hits(labels, depth):
@@ -111,4 +118,26 @@ def test_a_half_rounds_up_in_trec_eval_10_as_in_iir():
 
 def test_levels_and_hits_needed():
     assert [iir_hits_needed(level, 3) for level in (0.0, 0.3, 1 / 3, 0.4, 1.0)] == [0, 1, 1, 2, 3]
-    assert level_text(0.5) == "0.5" and level_text(2 / 3) == "2/3"
+    for r in range(1, 13):  # ceil(L x R), computed exactly, at IIR's 11 levels and at 1/3, 2/3
+        for level in [Fraction(i, 10) for i in range(11)] + [Fraction(1, 3), Fraction(2, 3)]:
+            assert iir_hits_needed(float(level), r) == math.ceil(level * r), (level, r)
+
+
+def test_the_truth_is_the_best_precision_at_the_level_or_higher():
+    labels = [0, 1, 0, 1, 1, 0, 0, 1]  # precision after each rank, and recall out of R = 5
+    precision = [sum(labels[:rank]) / rank for rank in range(1, 9)]
+    for level in (0.2, 0.4, 0.6, 0.8, 1.0):
+        reached = [p for rank, p in enumerate(precision, 1) if sum(labels[:rank]) / 5 >= level]
+        data = {"labels": labels, "n_relevant": 5, "k": None, "recall": level}
+        assert interpolated_at_level(data) == pytest.approx(max(reached, default=0.0)), level
+
+
+def test_trec_eval_conventions_only_at_the_levels_trec_eval_computes():
+    # R = 5, level 0.25: IIR needs ceil(1.25) = 2 hits and lround(1.25) = 1 would differ,
+    # but trec_eval's iprec_at_recall computes 0.0, 0.1, ..., 1.0 only
+    data = {"labels": [1, 0, 0, 0, 1, 1], "n_relevant": 5, "k": None, "recall": 0.25}
+    names = {w.name for w in wrong_answers("IPrec", data, 1 / 2)}
+    assert "trec_eval 10's recall levels" not in names
+    data["recall"] = 0.3  # IIR ceil(1.5) = 2; trec_eval 10 lround(1.5) = 2; 9 (long)(2.4) = 2
+    names = {w.name for w in wrong_answers("IPrec", data, 1 / 2)}
+    assert not names & {"trec_eval 9's recall levels", "trec_eval 10's recall levels"}

@@ -5,6 +5,7 @@ page is unique however many exercises it holds."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -321,7 +322,9 @@ def test_a_number_far_from_every_known_value_is_never_named(
     truth, wrongs, value, asked, given_decimals
 ):
     typed = f"{value:.{given_decimals}f}"
-    assume(all(abs(float(typed) - x) > 10.0**-asked for x in [truth, *wrongs]))
+    # an under-precise answer of 2 decimals or more is read at its own decimals
+    own = given_decimals if 2 <= given_decimals < asked else asked
+    assume(all(abs(float(typed) - x) > 10.0**-own for x in [truth, *wrongs]))
     wrong = [(f"m{i}", w, "") for i, w in enumerate(wrongs)]
     feedback = NumberExercise("?", truth, wrong, "", decimals=asked).check(typed)
     assert feedback.misconception is None
@@ -343,13 +346,30 @@ def test_a_named_mistake_matches_at_the_asked_precision_and_the_truth_does_not(
     feedback = NumberExercise("?", truth, wrong, "", decimals=asked).check(typed)
     half = 0.5 * 10.0**-asked
     for name in feedback.mistakes:
-        assert abs(float(typed) - wrongs[int(name[1:])]) <= half + 1e-12
+        if name == "truncated instead of rounded":  # the truth's digits, cut off
+            cut = math.floor(truth * 10**given_decimals + 1e-9) / 10**given_decimals
+            assert float(typed) == pytest.approx(cut, abs=1e-12)
+            continue
+        distance = abs(float(typed) - wrongs[int(name[1:])])
+        under = 2 <= given_decimals < asked and distance <= 0.5 * 10.0**-given_decimals + 1e-12
+        assert distance <= half + 1e-12 or under
         assert abs(float(typed) - truth) > half
 
 
 @given(truth=UNIT, asked=ASKED)
 def test_the_truth_rounded_to_the_asked_decimals_is_correct(truth, asked):
     assert NumberExercise("?", truth, [], "", decimals=asked).submit(f"{truth:.{asked}f}").correct
+
+
+def test_a_hand_written_exercise_exposes_its_measure_and_data():
+    data = {"labels": [0, 1], "n_relevant": 1, "k": None}
+    exercise = NumberExercise("AP of [0, 1]?", 0.5, [], "1/2", measure="AP", data=data)
+    assert (exercise.measure, exercise.data, exercise.mistake_kind) == ("AP", data, None)
+    assert exercise.data is not data  # a copy: the caller's dict may change
+    assert "AP lies between 0 and 1" in exercise.check("-0.5").message
+    plain = NumberExercise("How many documents?", 12, [], "12", decimals=0)
+    assert (plain.measure, plain.data) == (None, None)
+    assert "lies between" not in plain.check("-3").message
 
 
 def test_the_key_is_the_pages_data_key_hook():

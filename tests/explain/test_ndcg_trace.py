@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mapteach import get_example, ndcg_at_k
-from mapteach.explain.ndcg_trace import NDCG_TRACE_COLUMNS, explain_ndcg, trace_ndcg
+from mapteach.explain.ndcg_trace import LINE_WIDTH, NDCG_TRACE_COLUMNS, explain_ndcg, trace_ndcg
 from mapteach.metrics.options import GAINS
 
 #: Article 001's models A and B with grades, as notebook 05 grades them for illustration
@@ -114,26 +116,78 @@ def test_trace_reproduces_ndcg_at_k_bit_for_bit(query, k, gain):
 
 def test_explanations_of_the_models():
     assert explain_ndcg(GRADES_A, k=10) == (
-        "nDCG@10 = DCG / IDCG = (1/log2(2) + 1/log2(4) + 1/log2(6) + 3/log2(8)) / "
-        "(3/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5)) = 2.8869 / 4.5616 = 0.6329"
+        "DCG@10  = 1/log2(2) + 1/log2(4) + 1/log2(6) + 3/log2(8) = 2.8869\n"
+        "IDCG@10 = 3/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5) = 4.5616\n"
+        "nDCG@10 = DCG@10 / IDCG@10 = 2.8869 / 4.5616 = 0.6329"
     )
     assert explain_ndcg(GRADES_B, k=10, gain="exponential") == (
-        "nDCG@10 = DCG / IDCG = (1/log2(2) + 7/log2(3) + 1/log2(6) + 1/log2(9)) / "
-        "(7/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5)) = 6.1188 / 8.5616 = 0.7147"
+        "DCG@10  = 1/log2(2) + 7/log2(3) + 1/log2(6) + 1/log2(9) = 6.1188\n"
+        "IDCG@10 = 7/log2(2) + 1/log2(3) + 1/log2(4) + 1/log2(5) = 8.5616\n"
+        "nDCG@10 = DCG@10 / IDCG@10 = 6.1188 / 8.5616 = 0.7147"
     )
     assert explain_ndcg([1, 0, 1], ideal=[3, 1, 1]) == (
-        "nDCG = DCG / IDCG = (1/log2(2) + 1/log2(4)) / (3/log2(2) + 1/log2(3) + 1/log2(4))"
-        " = 1.5000 / 4.1309 = 0.3631"
+        "DCG  = 1/log2(2) + 1/log2(4) = 1.5000\n"
+        "IDCG = 3/log2(2) + 1/log2(3) + 1/log2(4) = 4.1309\n"
+        "nDCG = DCG / IDCG = 1.5000 / 4.1309 = 0.3631"
     )
     assert explain_ndcg([0, 1], ideal=[1], decimals=2) == (
-        "nDCG = DCG / IDCG = (1/log2(3)) / (1/log2(2)) = 0.63 / 1.00 = 0.63"
+        "DCG  = 1/log2(3) = 0.63\nIDCG = 1/log2(2) = 1.00\nnDCG = DCG / IDCG = 0.63 / 1.00 = 0.63"
     )
     assert explain_ndcg([0, 0], k=2) == (
         "nDCG@2 = 0 (no judged document of the query has a positive gain)"
     )
     assert explain_ndcg([0, 0], ideal=[2]) == (
-        "nDCG = DCG / IDCG = 0 / (2/log2(2)) = 0.0000 / 2.0000 = 0.0000"
+        "DCG  = 0.0000\nIDCG = 2/log2(2) = 2.0000\nnDCG = DCG / IDCG = 0.0000 / 2.0000 = 0.0000"
     )
+
+
+def test_a_long_sum_goes_on_under_its_equals_sign():
+    lines = explain_ndcg([1] * 12, k=12).splitlines()
+    assert lines[0].startswith("DCG@12  = 1/log2(2) + ") and lines[1].startswith(" " * 8 + "+ ")
+    assert lines[2] == "        + 1/log2(13) = 5.0927"
+    assert lines[3].startswith("IDCG@12 = ") and lines[-1].startswith("nDCG@12 = DCG@12 / ")
+
+
+#: One term of a DCG as :func:`explain_ndcg` writes it: gain / log2(rank + 1).
+TERM = re.compile(r"(\d+(?:\.\d+)?)/log2\((\d+)\)")
+
+
+@given(
+    st.lists(st.integers(0, 3), min_size=1, max_size=60),
+    st.one_of(st.none(), st.integers(1, 60)),
+    st.lists(st.integers(0, 3), max_size=60),
+    st.sampled_from(GAINS),
+)
+def test_no_line_is_too_long_and_every_break_falls_between_terms(grades, k, extra, gain):
+    ideal = [*grades, *extra]
+    text = explain_ndcg(grades, k=k, ideal=ideal, gain=gain)
+    lines = text.splitlines()
+    assert all(len(line) <= LINE_WIDTH for line in lines), text
+    if len(lines) == 1:  # nothing relevant judged
+        assert text.value == 0.0
+        return
+    blocks: list[list[str]] = []
+    for line in lines[:-1]:
+        if line.startswith(" "):
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    sums = {}
+    for first, *rest in blocks:
+        name = first.partition(" = ")[0]
+        for line in rest:  # a continuation starts under the "=", with "+" or "="
+            assert line[: len(name) + 1].isspace() and line[len(name) + 1] in "+=", text
+        whole = " ".join(line.strip() for line in [first, *rest]).partition(" = ")[2]
+        *terms, total = whole.split(" = ")
+        # a break inside a term would leave a space in it: every term must be whole
+        assert all(TERM.fullmatch(term) for term in " + ".join(terms).split(" + ") if terms)
+        sums[name.strip().split("@")[0]] = sum(
+            float(g) / np.log2(int(d)) for g, d in TERM.findall(" ".join(terms))
+        )
+        assert float(total) == pytest.approx(sums[name.strip().split("@")[0]], abs=1e-4)
+    dcg, idcg = sums["DCG"], sums["IDCG"]
+    depth = k or 10_000
+    assert dcg / idcg == pytest.approx(ndcg_at_k(grades, depth, ideal=ideal, gain=gain))
 
 
 def test_explanation_forms():

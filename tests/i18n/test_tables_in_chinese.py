@@ -184,7 +184,7 @@ def test_a_shown_table_stays_a_shown_table_through_pandas_operations():
 def test_one_key_has_one_header_in_the_shared_headers():
     assert HEADERS["running_ap"] == TRACE_HEADERS["running_ap"]
     assert PR_HEADERS["precision"] != TRACE_HEADERS["precision"]
-    assert "precision" not in HEADERS  # P@rank in a trace, precision in a PR table
+    assert "precision" not in HEADERS  # P@k in a trace, precision in a PR table
     assert shown_label("P@10") == "P@10" and shown_label(3) == 3
 
 

@@ -12,6 +12,11 @@ exercise's solution) and MathML annotations are not on screen and are skipped. A
 whole-number answer (a pool size) is not searched: every rank and count would match.
 An exercise about what is on screen says so (``about_shown=True``) and is skipped.
 
+A keyed choice exercise's reply-defining fact is its correct option's text: where it is
+a phrase of at least three words (a name such as ``P@1`` or ``Yes`` is printed
+everywhere), no cell since the last heading, markdown or output, may show it whole, in
+the edition's language.
+
 The outputs read are the committed ones: re-execute the notebooks before the final
 run, or the test judges stale outputs.
 """
@@ -29,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from mapteach.i18n import tr
 from tests.notebooks.exercise_runs import NO_LEARNER, run_exercises
 
 pytestmark = pytest.mark.slow  # runs every notebook's code: not in make test-fast
@@ -41,6 +47,8 @@ NUMBER = re.compile(r"(?<![\w.])\d+\.\d+(?![\w])")
 FRACTION = re.compile(r"(?<![\w./])(\d+)\s*/\s*(\d+)(?![\w./])")
 #: The largest denominator of a fraction read as an answer.
 SMALL_DENOMINATOR = 200
+#: The fewest words of a correct option that make it a fact, not a name any output prints.
+DISTINCTIVE_WORDS = 3
 
 
 def shown_text(cell: dict[str, Any]) -> str:
@@ -129,18 +137,52 @@ def above(cells: list[dict[str, Any]], index: int) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def numeric(tmp_path_factory) -> Any:
-    """Each notebook's keyed numeric exercises (made once, for both editions)."""
+def keyed(tmp_path_factory) -> Any:
+    """Each notebook's keyed exercises of one kind (made once, for both editions)."""
     made: dict[str, list[dict[str, Any]]] = {}
 
-    def exercises(name: str) -> list[dict[str, Any]]:
+    def exercises(name: str, kind: str) -> list[dict[str, Any]]:
         if name not in made:
             scratch = tmp_path_factory.mktemp(name.split("_")[0])
             (run,) = run_exercises(EDITIONS["en"] / name, [NO_LEARNER], scratch)
-            made[name] = [item for item in run if item["kind"] == "number" and item["key"]]
-        return made[name]
+            made[name] = [item for item in run if item["key"]]
+        return [item for item in made[name] if item["kind"] == kind]
 
     return exercises
+
+
+def _words(text: str) -> str:
+    return " ".join(visible(text).split()).casefold()
+
+
+def shows_option(text: str, option: str) -> bool:
+    """Whether ``text`` shows the whole of a distinctive option (tags and spacing aside)."""
+    english_words = len(option.split())
+    chinese = sum("\u4e00" <= char <= "\u9fff" for char in option)
+    if english_words < DISTINCTIVE_WORDS and chinese < 2 * DISTINCTIVE_WORDS:
+        return False
+    return _words(option) in _words(text)
+
+
+def choice_violations(
+    cells: list[dict[str, Any]], exercise: dict[str, Any], lang: str
+) -> list[str]:
+    """Where the cells since the heading above a choice exercise show its correct option."""
+    english = exercise["correct"]
+    if len(english.split()) < DISTINCTIVE_WORDS:
+        return []
+    option = tr(english, lang=lang)
+    start = next(
+        i
+        for i in range(exercise["cell"] - 1, -1, -1)
+        if i == 0
+        or (cells[i]["cell_type"] == "markdown" and HEADING.search("".join(cells[i]["source"])))
+    )
+    return [
+        f"{exercise['key']}: cell {index} shows its correct option {option!r}"
+        for index in range(start, exercise["cell"])
+        if shows_option(shown_text(cells[index]), option)
+    ]
 
 
 def violations(cells: list[dict[str, Any]], exercise: dict[str, Any]) -> list[str]:
@@ -161,15 +203,18 @@ def violations(cells: list[dict[str, Any]], exercise: dict[str, Any]) -> list[st
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_no_output_above_an_exercise_shows_its_answer(numeric, name, edition):
+def test_no_output_above_an_exercise_shows_its_answer(keyed, name, edition):
     cells = json.loads((EDITIONS[edition] / name).read_text(encoding="utf-8"))["cells"]
     english = json.loads((EDITIONS["en"] / name).read_text(encoding="utf-8"))["cells"]
     assert [c["cell_type"] for c in cells] == [c["cell_type"] for c in english], name
     found = []
-    for exercise in numeric(name):
+    for exercise in keyed(name, "number"):
         if exercise["about_shown"] or float(exercise["truth"]).is_integer():
             continue
         found.extend(violations(cells, exercise))
+    for exercise in keyed(name, "choice"):
+        if not exercise["about_shown"]:
+            found.extend(choice_violations(cells, exercise, edition))
     assert not found, f"{edition}/{name}: " + "; ".join(found)
 
 
@@ -216,3 +261,25 @@ def test_folded_and_hidden_content_is_not_on_screen():
         '<math><mn>0.5</mn><annotation encoding="application/x-tex">0.3250</annotation></math>'
     )
     assert shows_answer(text, 0.325, 4) is None and "0.5" in text
+
+
+def test_a_choice_gives_itself_away_only_with_its_whole_distinctive_option():
+    def cell(kind, text):
+        if kind == "markdown":
+            return {"cell_type": "markdown", "source": [text]}
+        return {"cell_type": "code", "source": [""], "outputs": [{"text": [text]}]}
+
+    option = "It divides by the hits found, so missed relevant documents cost nothing"
+    cells = [
+        cell("markdown", "## Why the MAPs disagree"),
+        cell("code", "It divides by the hits found,\nso missed relevant documents cost nothing."),
+        cell("markdown", "It <b>divides by the hits found</b>, and more."),
+        {"cell_type": "code", "source": ["ChoiceExercise(...)"], "outputs": []},
+    ]
+    exercise = {"key": "09.1", "correct": option, "cell": 3}
+    assert choice_violations(cells, exercise, "en") == [
+        f"09.1: cell 1 shows its correct option {option!r}"
+    ]
+    assert choice_violations(cells[2:], {**exercise, "cell": 1}, "en") == []
+    assert choice_violations(cells, {**exercise, "correct": "P@1"}, "en") == []
+    assert not shows_option("Query C is low", "Query C")  # a name, not a fact

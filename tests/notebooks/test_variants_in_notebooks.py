@@ -31,8 +31,9 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 LEARNERS = [{"learner": name, "group": None} for name in ("ada", "grace", "linus")]
 PAIR = [{"learner": name, "group": "pair-1"} for name in ("yu", "zhou")]
 SETTINGS = [NO_LEARNER, *LEARNERS, *PAIR]
-#: Exercises that stand for an article's example: the lesson refers to their data.
-STORY = ("02.1", "05.1", "05.2")
+#: Exercises that stand for an article's example, or whose data the lesson refers to
+#: elsewhere (01.2 ranks the same five documents as article 000's systems A and B).
+STORY = ("01.2", "02.1", "05.1", "05.2")
 VARIES = re.compile(r"\bvary=True\b")
 
 

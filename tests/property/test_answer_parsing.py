@@ -32,8 +32,8 @@ def _decimal(truth: Fraction, decimals: int) -> str:
 
 
 def _percentage(truth: Fraction, decimals: int) -> str:
-    # a whole percentage is an exact form: keep at least one decimal of the percentage
-    return f"{float(truth) * 100:.{max(decimals - 2, 1)}f}%"
+    # a percentage has 2 decimals more than the fraction's: 58% is 0.58
+    return f"{float(truth) * 100:.{max(decimals - 2, 0)}f}%"
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -50,6 +50,7 @@ def test_the_truth_typed_in_any_form_is_correct(truth, decimals, around):
         "percentage": _percentage(truth, decimals),
         "full-width percentage": _percentage(truth, decimals).translate(FULL_WIDTH),
         "labelled": f"AP = {decimal}",
+        "every digit of the float": repr(float(truth)),
     }
     for name, typed in forms.items():
         feedback = check_number(f"{around}{typed}{around}", float(truth), decimals=decimals)
@@ -68,6 +69,15 @@ def test_a_comma_decimal_is_correct_unless_it_could_be_thousands(truth, decimals
         assert f"{whole}{tail}" in feedback.message
     else:
         assert feedback.correct, (typed, feedback)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(TRUTHS, st.integers(min_value=3, max_value=6))
+def test_a_whole_percentage_is_right_so_far_where_more_decimals_are_asked(truth, decimals):
+    typed = f"{float(truth) * 100:.0f}%"  # the truth to 2 decimals of the fraction
+    feedback = check_number(typed, float(truth), decimals=decimals)
+    exact = abs(round(float(truth), 2) - float(truth)) <= 0.5 * 10.0**-decimals
+    assert feedback.status == ("correct" if exact else "incomplete"), (typed, feedback)
 
 
 #: Text with no digit in it, even once normalised (NFKC turns "½" and "①" into digits).

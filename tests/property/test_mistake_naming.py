@@ -1,9 +1,12 @@
 """A mistake is named only when it explains the answer: on random lists, an answer equal to
 a mistake's value at the asked precision (and not the truth) names that mistake, every
-mistake it names has that value, and an answer that matches none names none."""
+mistake it names has that value, and an answer that matches none names none. An
+under-precise answer (2 or 3 decimals where 4 are asked) names the mistakes whose value
+rounds to it when the truth does not, and asks for the 4 decimals."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from hypothesis import assume, given
@@ -47,10 +50,27 @@ def exercise(draw):
 
 
 def _matching(exercise, typed):
-    value = float(typed)
-    if agrees_at(value, exercise.truth, exercise.decimals):
+    """The mistakes ``typed`` matches by the rule, computed here from the exercise's values."""
+    value, given = float(typed), len(typed.partition(".")[2])
+    asked = exercise.decimals
+    if agrees_at(value, exercise.truth, asked):
         return set()
-    return {w.name for w in exercise.misconceptions if agrees_at(value, w.value, exercise.decimals)}
+    if given < asked and agrees_at(value, exercise.truth, given):
+        return set()  # right so far
+
+    def matches(target):
+        return agrees_at(value, target, asked) or (
+            2 <= given < asked and agrees_at(value, target, given)
+        )
+
+    return {w.name for w in exercise.misconceptions if matches(w.value)}
+
+
+def _truncated(exercise, typed):
+    """Whether ``typed`` is the truth's digits cut off (named "truncated instead of rounded")."""
+    given = len(typed.partition(".")[2])
+    cut = math.floor(exercise.truth * 10**given + 1e-9) / 10**given
+    return exercise.truth >= 0 and given >= 2 and abs(float(typed) - cut) <= 1e-12
 
 
 @given(exercise())
@@ -73,6 +93,24 @@ def test_an_answer_that_matches_no_mistake_names_none(made, ten_thousandths):
     typed = f"{ten_thousandths / 10_000:.4f}"
     feedback = made.check(typed)
     if not _matching(made, typed):
-        assert feedback.mistakes == () and feedback.misconception is None
+        truncated = _truncated(made, typed) and not feedback.correct
+        assert feedback.mistakes == (("truncated instead of rounded",) if truncated else ())
     else:
         assert set(feedback.mistakes) == _matching(made, typed)
+
+
+@given(exercise(), st.sampled_from([2, 3]))
+def test_an_under_precise_answer_names_what_rounds_to_it_and_asks_for_the_decimals(made, given):
+    for wrong in made.misconceptions:
+        typed = f"{wrong.value:.{given}f}"
+        feedback = made.check(typed)
+        if agrees_at(float(typed), made.truth, given):
+            assert feedback.status in {"incomplete", "correct"}, (typed, feedback)
+            continue
+        expected = _matching(made, typed)
+        assert wrong.name in expected
+        assert set(feedback.mistakes) == expected, (typed, feedback.mistakes)
+        padded = all(
+            agrees_at(float(typed), w.value, 4) for w in made.misconceptions if w.name in expected
+        )
+        assert ("give 4 decimals" in feedback.message) == (not padded), feedback.message

@@ -5,8 +5,10 @@
 // (marked "(edited)" once the list differs from its preset) and the preset menu's value,
 // and restores the preset when `reset_request` counts up. The view keeps only what a
 // gesture needs between two events: the result to focus after the next redraw, and the
-// rank a drag started from. Every text shown comes from the `texts` trait, in the list's
-// language, filled from the kernel's message catalogue.
+// rank a drag started from. A count typed that is not a whole number >= 0 is refused
+// where it is typed: the input goes back to the model's value and a message under the
+// controls says so, until the count next changes. Every text shown comes from the
+// `texts` trait, in the list's language, filled from the kernel's message catalogue.
 
 const CONTROL_EVENTS = [
   "presets", "preset", "compact", "n_unretrieved", "k", "interpolated", "query_name", "heading",
@@ -83,9 +85,12 @@ function buildControls(model) {
     labelled(`${say(model, "cutoff")} `, cutoff),
     labelled(`${say(model, "interpolated")} `, interpolated),
   );
+  const rejected = el("p", {
+    class: "mt-rejected", "data-testid": "count-rejected", role: "alert", hidden: "",
+  });
   const controls = el("div", { class: "mt-controls" });
-  controls.append(example, settings);
-  return { controls, preset, reset, unretrieved, cutoff, interpolated };
+  controls.append(example, settings, rejected);
+  return { controls, preset, reset, unretrieved, cutoff, interpolated, rejected };
 }
 
 function buildView(model) {
@@ -255,10 +260,12 @@ function drawDenominator(model, view) {
   const hits = model.get("items").filter((item) => item.relevant).length;
   const r = hits + missed;
   view.denominator.textContent = missed ? say(model, "r_missed", { r, missed }) : `R = ${r}`;
+  view.denominator.title = view.denominator.textContent;
 }
 
 function drawControls(model, view) {
   view.name.textContent = model.get("heading");
+  view.name.title = model.get("heading");
   view.root.setAttribute("data-query", model.get("query_name"));
   drawPresets(model, view);
   view.controls.hidden = model.get("compact");
@@ -271,24 +278,33 @@ function drawControls(model, view) {
   view.interpolated.checked = model.get("interpolated");
 }
 
-function saveCount(model, trait, input) {
-  const value = Number.parseInt(input.value, 10);
-  if (Number.isInteger(value) && value >= 0) {
+function showRejection(view, text) {
+  view.rejected.textContent = text;
+  view.rejected.hidden = !text;
+}
+
+// A whole number >= 0 typed is sent to the kernel; anything else ("-1", "2.5", nothing)
+// puts the model's value back in the input and says so on the board.
+function saveCount(model, view, trait, input) {
+  const typed = input.value.trim();
+  const value = Number(typed);
+  if (typed !== "" && Number.isInteger(value) && value >= 0) {
     model.set(trait, value);
     model.save_changes();
   } else {
     input.value = String(model.get(trait));
+    showRejection(view, say(model, `${trait}_rejected`, { value: model.get(trait) }));
   }
 }
 
 // A count is committed on change (blur, arrows) and on Enter, which JupyterLab must not see.
-function wireCount(model, trait, input) {
-  input.addEventListener("change", () => saveCount(model, trait, input));
+function wireCount(model, view, trait, input) {
+  input.addEventListener("change", () => saveCount(model, view, trait, input));
   input.addEventListener("keydown", (event) => {
     if (event.key !== "Enter") return;
     event.preventDefault();
     event.stopPropagation();
-    saveCount(model, trait, input);
+    saveCount(model, view, trait, input);
   });
 }
 
@@ -299,8 +315,8 @@ function requestReset(model, view) {
 }
 
 function wireControls(model, view) {
-  wireCount(model, "n_unretrieved", view.unretrieved);
-  wireCount(model, "k", view.cutoff);
+  wireCount(model, view, "n_unretrieved", view.unretrieved);
+  wireCount(model, view, "k", view.cutoff);
   view.reset.addEventListener("click", () => requestReset(model, view));
   view.interpolated.addEventListener("change", () => {
     model.set("interpolated", view.interpolated.checked);
@@ -325,6 +341,7 @@ function render({ model, el: host }) {
     ["change:items", () => { list(); controls(); }],
     ["change:ap change:k", readout],
     [CONTROL_EVENTS, controls],
+    ["change:k change:n_unretrieved", () => showRejection(view, "")],
   ];
   for (const [events, handler] of handlers) model.on(events, handler);
   controls();
