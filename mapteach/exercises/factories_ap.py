@@ -363,21 +363,26 @@ def map_exercise(
     )
 
 
+def queries_solution(arithmetic: Sequence[str], mean: str) -> str:
+    """Each query's arithmetic as a list item, then the sentence that averages them, as HTML.
+
+    >>> queries_solution(["1/1", "0"], "MAP = 0.5.")
+    '<ul><li>query 1: <code>1/1</code></li><li>query 2: <code>0</code></li></ul><p>MAP = 0.5.</p>'
+    """
+    lines = "".join(
+        "<li>" + tr("query {number}: <code>{arithmetic}</code>", number=n, arithmetic=a) + "</li>"
+        for n, a in enumerate(arithmetic, start=1)
+    )
+    return f"<ul>{lines}</ul><p>{mean}</p>"
+
+
 def _map_solution(data: Data, decimals: int) -> str:
     """Each query's AP written out, then their mean."""
-    lines = "".join(
-        "<li>"
-        + tr(
-            "query {number}: <code>{arithmetic}</code>",
-            number=number,
-            arithmetic=explain_ap(query["labels"], n_relevant=query["n_relevant"]),
-        )
-        + "</li>"
-        for number, query in enumerate(data["queries"], start=1)
-    )
     mean = tr(
         "MAP = the mean of these {n} values = {value}.",
         n=len(data["queries"]),
         value=f"{_map(data):.{decimals}f}",
     )
-    return f"<ul>{lines}</ul><p>{mean}</p>"
+    return queries_solution(
+        [str(explain_ap(q["labels"], n_relevant=q["n_relevant"])) for q in data["queries"]], mean
+    )

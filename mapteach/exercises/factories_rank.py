@@ -14,7 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mapteach.exercises.factories_ap import queries_data, queries_text, ranking_data
+from mapteach.exercises.factories_ap import (
+    queries_data,
+    queries_solution,
+    queries_text,
+    ranking_data,
+)
 from mapteach.exercises.prompts import fill_prompt, ranking_fields
 from mapteach.exercises.variants import variant_data
 from mapteach.exercises.widgets import NumberExercise
@@ -145,22 +150,14 @@ def _mrr(data: Data) -> float:
 
 def _mrr_solution(data: Data, decimals: int) -> str:
     """Each query's RR written out, then their mean, as HTML."""
-    lines = "".join(
-        "<li>"
-        + tr(
-            "query {number}: <code>{arithmetic}</code>",
-            number=number,
-            arithmetic=explain_rr(query["labels"], k=data["k"], decimals=decimals),
-        )
-        + "</li>"
-        for number, query in enumerate(data["queries"], start=1)
-    )
     mean = tr(
         "MRR = the mean of these {n} values = {value}.",
         n=len(data["queries"]),
         value=f"{_mrr(data):.{decimals}f}",
     )
-    return f"<ul>{lines}</ul><p>{mean}</p>"
+    return queries_solution(
+        [explain_rr(q["labels"], k=data["k"], decimals=decimals) for q in data["queries"]], mean
+    )
 
 
 def mrr_exercise(
