@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.browser import harness
 
 UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 PROFILES = {
@@ -44,3 +47,13 @@ os.environ["MAPTEACH_JUDGMENTS"] = tempfile.mkdtemp(prefix="mapteach-judgments-"
 @pytest.fixture(autouse=True)
 def _own_judgments_folder(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("MAPTEACH_JUDGMENTS", str(tmp_path_factory.mktemp("judgments")))
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator:
+    """One headless Chromium per test module, closed at the module's end (skipped, or failed
+    where ``MAPTEACH_STRICT`` is set, without it): every module that drives Chromium uses
+    this one, since two Playwright sessions cannot be open at once in one process."""
+    harness.require_browser()
+    with harness.chromium() as browser:
+        yield browser

@@ -40,14 +40,14 @@ RUN_B = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"b": 1.0, "y": 2.0}, "q3": {"c": 2.0
 
 
 def _board_figure() -> Figure:
-    figure = board_plots.BoardFigure(live=False)
+    figure = board_plots.BoardFigure()
     figure.update([1, 0, 1, 0, 0], n_relevant=3, k=3, interpolated=True)
     return figure.figure
 
 
 def _ap_bars_figure() -> Figure:
-    figure = board_plots.APBarsFigure(["查询 A", "查询 B"], live=False)
-    figure.update([0.8, 0.4])
+    figure = board_plots.APBarsFigure(["查询 A", "查询 B"])
+    figure.update([0.8, 0.4], 0.6)
     return figure.figure
 
 

@@ -22,7 +22,7 @@ import pytest
 import mapteach
 
 PACKAGE = Path(mapteach.__file__).parent
-GUI = {"matplotlib", "ipywidgets", "anywidget", "ipympl", "traitlets", "IPython", "PIL"}
+GUI = {"matplotlib", "ipywidgets", "anywidget", "traitlets", "IPython"}
 HEAVY = {"pandas", "scipy", "sklearn", "statsmodels", "krippendorff", *GUI}
 #: A module may import a display library only when its name says it displays something.
 DISPLAY_NAME = re.compile(r"(^|_)(board|widgets?|plots|fonts|display)($|_)")
@@ -59,10 +59,21 @@ GRAPH: dict[str, set[str]] = {
     "exercises.mistakes_pooling": {"metrics", "exercises.mistakes"},
     "exercises.mistakes_agreement": {"metrics", "exercises.mistakes"},
     "articles": {"metrics", "explain", "exercises.mistakes", "exercises.mistakes_ranking"},
-    "board": {"metrics", "explain", "articles", "plots", "fonts"},
+    "offline": set(),
+    "board": {"metrics", "explain", "articles", "plots", "fonts", "offline"},
     "judging": {"metrics", "runs", "explain", "log"},
     "classroom": {"log"},
-    "exercises": {"metrics", "runs", "analysis", "explain", "articles", "board", "classroom"},
+    "exercises": {
+        "metrics",
+        "runs",
+        "analysis",
+        "explain",
+        "articles",
+        "board",
+        "classroom",
+        "offline",
+    },
+    "offline.site_runtime": {"offline", "board", "exercises", "classroom"},
 }
 #: Third-party packages each part must not import, beyond the display rule.
 BANNED: dict[str, set[str]] = {

@@ -2,13 +2,27 @@
 
 ``build/site/index.html`` lists every notebook of both editions (English and 中文版) in
 order; ``en/NN_name.html`` and ``zh/NN_name.html`` are nbconvert's ``lab`` HTML export of
-each committed notebook. No kernel runs: the stored outputs are shown, so every widget shows
-its static fallback (the board's picture and trace table; each exercise's prompt with its
-solution folded in ``<details>``). Links between notebooks (``NN_x.ipynb``) become links
-between pages (``NN_x.html``, zh pages to their zh twins); a relative link to anything that
-has no page here keeps its text and loses its target. The pages load nothing from the
-network: the lab stylesheet is written once to ``assets/`` and linked, and nbconvert's CDN
-scripts (require.js, MathJax, Mermaid, the widget manager) are left out.
+each committed notebook, with its stored outputs. Links between notebooks (``NN_x.ipynb``)
+become links between pages (``NN_x.html``, zh pages to their zh twins); a relative link to
+anything that has no page here keeps its text and loses its target. The pages load nothing
+from the network: the lab stylesheet and the site's own (``tools/site.css``) are written once
+to ``assets/`` and linked, and nbconvert's CDN scripts (require.js, MathJax, Mermaid, the
+widget manager) are left out.
+
+Live widgets, no kernel: every board and exercise's output is its fallback
+(:func:`mapteach.offline.offline_html`: the widget's state as JSON beside its static
+picture). Into each page that has one, the build inlines once, in ``<head>``,
+:func:`mapteach.offline.page_runtime` (through :func:`mapteach.offline.inline_runtime`,
+which ``jupyter nbconvert --to mapteach`` uses too): the widgets' own ES modules as
+classic scripts (Chromium runs no module script from ``file://``), their stand-ins for the
+kernel, the model shim and the learner's progress, with only the modules that page needs.
+The navigation's texts speak the page's language (:func:`mapteach.i18n.tr`). Opened from
+the file system, a learner drags the board (AP, the trace table and the plots follow, in
+JavaScript), checks answers (judged in the browser by the exercise's answer table) and,
+once named at the top of a page, keeps the checks in the browser (localStorage) until
+downloading them as a ``progress.jsonl`` file for ``python -m mapteach progress``. Where
+scripts are off, the static picture stays. A page whose widget names no module the
+runtime has stays static, listed at the end of the build.
 
 Math: every ``$...$``, ``$$...$$``, ``\\(...\\)``, ``\\[...\\]`` and LaTeX environment of
 markdown cells, ``text/markdown`` outputs, ``text/html`` outputs (the exercises' folded
@@ -54,6 +68,9 @@ from nbconvert import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
 from mapteach.exercises.math_markup import MathMarkupError, tex_to_mathml
+from mapteach.i18n import language, tr
+from mapteach.offline import inline_runtime
+from mapteach.offline.fallback import OFFLINE_CLASS
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -81,53 +98,8 @@ HTML_MATH = re.compile(
 #: Elements whose text is never typeset (code, scripts, formulas already converted).
 NO_MATH_INSIDE = {"pre", "code", "kbd", "samp", "script", "style", "textarea", "math"}
 
-FONT_STACK_LATIN = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial"
-FONT_STACK_CJK = (
-    "'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', 'Hiragino Sans GB', "
-    "'Microsoft YaHei', 'WenQuanYi Micro Hei'"
-)
-SITE_CSS = f"""\
-/* mapteach static site: fonts with CJK coverage, formulas, navigation. No web fonts. */
-:root {{
-  --jp-content-font-family: {FONT_STACK_LATIN}, {FONT_STACK_CJK}, sans-serif;
-  --jp-ui-font-family: {FONT_STACK_LATIN}, {FONT_STACK_CJK}, sans-serif;
-  --jp-code-font-family: Menlo, Consolas, 'DejaVu Sans Mono', 'Noto Sans Mono CJK SC',
-    monospace;
-}}
-:root:lang(zh) {{
-  --jp-content-font-family: {FONT_STACK_CJK}, {FONT_STACK_LATIN}, sans-serif;
-  --jp-ui-font-family: {FONT_STACK_CJK}, {FONT_STACK_LATIN}, sans-serif;
-}}
-body {{ font-family: var(--jp-content-font-family); }}
-math {{ font-family: 'Latin Modern Math', 'STIX Two Math', 'Cambria Math', math; }}
-math[display="block"] {{ margin: 0.6em 0; }}
-.tex-fallback {{ font-family: var(--jp-code-font-family); background: #fff6e0; }}
-nav.site-nav {{
-  display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: baseline;
-  max-width: 1100px; margin: 0 auto; padding: 10px 20px;
-  font: 14px/1.5 var(--jp-ui-font-family); border-bottom: 1px solid #e0e0e0;
-}}
-nav.site-nav.bottom {{ border-bottom: 0; border-top: 1px solid #e0e0e0; margin-top: 2em; }}
-nav.site-nav a {{ color: #1565c0; text-decoration: none; }}
-nav.site-nav a:hover {{ text-decoration: underline; }}
-nav.site-nav .twin {{ margin-left: auto; }}
-.site-note {{ color: #555; font-size: 13px; }}
-/* index.html */
-body.site-index {{
-  max-width: 1000px; margin: 0 auto; padding: 24px 20px 48px;
-  font: 16px/1.55 var(--jp-content-font-family); color: #212121;
-}}
-body.site-index h1 {{ font-size: 30px; margin: 0 0 4px; }}
-body.site-index .subtitle {{ font-size: 18px; color: #555; margin: 0 0 18px; }}
-body.site-index table {{ border-collapse: collapse; width: 100%; margin-top: 18px; }}
-body.site-index th, body.site-index td {{
-  text-align: left; padding: 6px 10px; border-bottom: 1px solid #e6e6e6; vertical-align: top;
-}}
-body.site-index td {{ width: 50%; }}
-body.site-index a {{ color: #1565c0; text-decoration: none; }}
-body.site-index a:hover {{ text-decoration: underline; }}
-body.site-index .zh {{ font-family: {FONT_STACK_CJK}, {FONT_STACK_LATIN}, sans-serif; }}
-"""
+#: The site's own stylesheet (fonts with CJK coverage, formulas, navigation; no web fonts).
+SITE_CSS = (Path(__file__).with_name("site.css")).read_text(encoding="utf-8")
 
 #: nbconvert's lab template, minus every script it would fetch from a CDN, with the lab
 #: stylesheet linked from assets/ (written once) instead of inlined into every page.
@@ -176,24 +148,24 @@ a.anchor-link { display: none; }
 @media print { .jp-Cell-inputWrapper, .jp-Cell-outputWrapper { display: block; } }
 """
 
-TEXTS = {
-    "en": {
-        "contents": "Contents",
-        "previous": "Previous",
-        "next": "Next",
-        "twin": "中文版",
-        "note": "A read-only page: the widgets show a static picture. To drag results and "
-        "check answers, run the notebook (make lab).",
-    },
-    "zh": {
-        "contents": "目录",
-        "previous": "上一节",
-        "next": "下一节",
-        "twin": "English",
-        "note": "只读页面：交互控件显示为静态图片。"
-        "要拖动结果、检查答案，请运行笔记本（make lab-zh）。",
-    },
-}
+
+def nav_texts(lang: str) -> dict[str, str]:
+    """The navigation's texts on a page in ``lang``.
+
+    >>> nav_texts("zh")["contents"]
+    '目录'
+    """
+    with language(lang):
+        return {
+            "contents": tr("Contents"),
+            "previous": tr("Previous"),
+            "next": tr("Next"),
+            "note": tr(
+                "The boards and exercises on this page run in your browser, with no Python "
+                "and no network. Your checks stay in this browser until you download them "
+                "(at the top)."
+            ),
+        }
 
 
 @dataclass(frozen=True)
@@ -224,6 +196,11 @@ class SiteReport:
     skipped: list[tuple[Path, str]] = field(default_factory=list)
     tex_fallbacks: list[tuple[str, str]] = field(default_factory=list)
     formulas: int = 0
+    #: Widgets that run live, and the bytes of the runtime inlined, per page that has any.
+    live_widgets: int = 0
+    runtime_bytes: dict[str, int] = field(default_factory=dict)
+    #: Pages left static though they have widgets (page, why).
+    static_only: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def size_mib(self) -> float:
@@ -239,6 +216,13 @@ class SiteReport:
             f"site: {self.files} files, {self.size_mib:.2f} MiB in {self.out_dir}",
             f"site: open {self.out_dir / 'index.html'}",
         ]
+        if self.runtime_bytes:
+            sizes = sorted(self.runtime_bytes.values())
+            lines.append(
+                f"site: {self.live_widgets} widgets run live on {len(sizes)} pages, no kernel; "
+                f"runtime inlined {sizes[0] / 1024:.0f}-{sizes[-1] / 1024:.0f} KiB per page"
+            )
+        lines += [f"site: static only {href}: {why}" for href, why in self.static_only]
         lines += [f"site: skipped {path}: {why}" for path, why in self.skipped]
         lines += [f"site: left as TeX in {where}: {tex}" for where, tex in self.tex_fallbacks]
         return "\n".join(lines)
@@ -389,8 +373,8 @@ def _relative(target: str, from_page: Page) -> str:
     return os.path.relpath(target, start=PurePosixPath(from_page.href).parent.as_posix())
 
 
-def _nav(page: Page, pages: list[Page], position: str) -> markupsafe.Markup:
-    texts = TEXTS.get(page.edition, TEXTS["en"])
+def _nav(page: Page, pages: list[Page], position: str, live: bool) -> markupsafe.Markup:
+    texts = nav_texts(page.lang)
     same = [p for p in pages if p.edition == page.edition]
     index = same.index(page)
     parts = [f'<a href="../index.html" data-testid="nav-contents">↑ {texts["contents"]}</a>']
@@ -409,13 +393,13 @@ def _nav(page: Page, pages: list[Page], position: str) -> markupsafe.Markup:
     twins = [p for p in pages if p.edition != page.edition and p.source.name == page.source.name]
     if twins:
         twin = twins[0]
+        name = next(heading for edition, _, heading, _ in EDITIONS if edition == twin.edition)
         parts.append(
             f'<a class="twin" href="{_relative(twin.href, page)}" hreflang="{twin.lang}" '
-            f'lang="{twin.lang}">{texts["twin"]}</a>'
+            f'lang="{twin.lang}">{name}</a>'
         )
-    note = (
-        f'<span class="site-note">{html.escape(texts["note"])}</span>' if position == "top" else ""
-    )
+    shown = live and position == "top"
+    note = f'<span class="site-note">{html.escape(texts["note"])}</span>' if shown else ""
     classes = "site-nav" if position == "top" else "site-nav bottom"
     return markupsafe.Markup(f'<nav class="{classes}">{"".join(parts)}{note}</nav>')
 
@@ -451,13 +435,36 @@ def _drop_external_resources(soup: BeautifulSoup) -> None:
                 element.decompose()
 
 
-def _render_page(page: Page, pages: list[Page], exporter: _SiteExporter) -> str:
+def _has_live_widgets(notebook: nbformat.NotebookNode) -> bool:
+    return any(
+        f'class="{OFFLINE_CLASS}"' in output.get("data", {}).get("text/html", "")
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+    )
+
+
+def _with_runtime(soup: BeautifulSoup, page: Page, report: SiteReport) -> str:
+    """The page, with the runtime its live widgets need inlined (none: as it is)."""
+    text = str(soup)
+    try:
+        live = inline_runtime(text, page.lang)
+    except ValueError as error:  # JSONDecodeError included
+        report.static_only.append((page.href, str(error)))
+        return text
+    if live.widgets:
+        report.live_widgets += live.widgets
+        report.runtime_bytes[page.href] = live.runtime_bytes
+    return live.html
+
+
+def _render_page(page: Page, pages: list[Page], exporter: _SiteExporter, report: SiteReport) -> str:
     notebook = _read(page.source)
     exporter.counter.where = f"{page.edition}/{page.source.name}"
+    live = _has_live_widgets(notebook)
     resources = {
         "metadata": {"name": page.title, "path": str(page.source.parent)},
-        "site_nav_top": _nav(page, pages, "top"),
-        "site_nav_bottom": _nav(page, pages, "bottom"),
+        "site_nav_top": _nav(page, pages, "top", live),
+        "site_nav_bottom": _nav(page, pages, "bottom", live),
     }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -469,7 +476,7 @@ def _render_page(page: Page, pages: list[Page], exporter: _SiteExporter) -> str:
         _typeset_text_nodes(output, exporter.counter)
     _rewrite_links(soup, page, {p.source.resolve(): p for p in pages})
     _drop_external_resources(soup)
-    return str(soup)
+    return _with_runtime(soup, page, report)
 
 
 def _lab_css() -> str:
@@ -517,10 +524,12 @@ def _index(pages: list[Page]) -> str:
 precision and recall at k, average precision worked by hand, MAP, precision-recall curves,
 and the conventions that make two MAPs disagree. Start with notebook 00 and read in order.</p>
 <p class="zh" lang="zh">{INTRO_ZH}</p>
-<p class="site-note">These pages are a read-only copy of the notebooks, with their stored
-outputs: each interactive board shows a static picture and its table, each exercise its
-question with the solution folded. To drag results and check your answers, install the
-workbook and run <code>make lab</code> (中文版: <code>make lab-zh</code>).</p>
+<p class="site-note">These pages are the notebooks with their stored outputs, and every
+board and exercise runs in your browser, with no Python and no network: drag the results,
+check your answers. Type your name at the top of a page to keep your checks: they stay in
+this browser until you download them for your teacher, who merges the files with
+<code>python -m mapteach progress</code>. To change the code, install the workbook and run
+<code>make lab</code> (中文版: <code>make lab-zh</code>).</p>
 <table>
 <thead><tr>{heads}</tr></thead>
 <tbody>
@@ -551,22 +560,19 @@ def build(out_dir: Path = DEFAULT_OUT, notebooks_dir: Path = NOTEBOOKS) -> SiteR
     exporters = {lang: _make_exporter(counter, lang) for _, _, _, lang in EDITIONS}
     (out_dir / "assets" / "lab.css").write_text(_lab_css(), encoding="utf-8")
     (out_dir / "assets" / "site.css").write_text(SITE_CSS, encoding="utf-8")
+    report = SiteReport(out_dir=out_dir, pages=pages, skipped=skipped)
     for page in pages:
         target = out_dir / page.href
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_render_page(page, pages, exporters[page.lang]), encoding="utf-8")
+        rendered = _render_page(page, pages, exporters[page.lang], report)
+        target.write_text(rendered, encoding="utf-8")
     (out_dir / "index.html").write_text(_index(pages), encoding="utf-8")
     files = [path for path in out_dir.rglob("*") if path.is_file()]
-    return SiteReport(
-        out_dir=out_dir,
-        pages=pages,
-        files=len(files),
-        size_bytes=sum(path.stat().st_size for path in files),
-        seconds=time.perf_counter() - start,
-        skipped=skipped,
-        tex_fallbacks=counter.fallbacks,
-        formulas=counter.converted,
-    )
+    report.files = len(files)
+    report.size_bytes = sum(path.stat().st_size for path in files)
+    report.tex_fallbacks, report.formulas = counter.fallbacks, counter.converted
+    report.seconds = time.perf_counter() - start
+    return report
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,12 +11,14 @@
     python tools/i18n.py compile            write the .mo from the .po
     python tools/i18n.py check              exit 1 on a missing, unused, empty or mismatched entry
 
-Messages come from every ``tr(...)``/``N_(...)`` call in the package and in the English
-notebooks' code cells (Babel's Python extractor), and from the values of the JSON data
-files (``mapteach/*/data/*.json``) under the keys that ``mapteach.judging.guideline`` and
-``mapteach.articles.loader`` name in their ``TRANSLATED_KEYS``. An ``ngettext(singular,
-plural, n)`` call is a plural message: its id is the pair ``(singular, plural)``, and
-Chinese, with one plural form, translates it once, keeping the plural's placeholders.
+Messages come from every ``tr(...)``/``N_(...)`` call in the package, in ``tools/`` (the
+site's navigation) and in the English notebooks' code cells (Babel's Python extractor),
+and from the values of the JSON data files (``mapteach/*/data/*.json``) under the keys
+that ``mapteach.judging.guideline`` and ``mapteach.articles.loader`` name in their
+``TRANSLATED_KEYS``. An ``ngettext(singular,
+plural, n)`` call (or a ``plural_message(singular, plural)``, stored for later) is a plural
+message: its id is the pair ``(singular, plural)``, and Chinese, with one plural form,
+translates it once, keeping the plural's placeholders.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ PACKAGE = ROOT / "mapteach"
 NOTEBOOKS = ROOT / "notebooks"
 PO = PACKAGE / "i18n" / "locale" / "zh" / "LC_MESSAGES" / "mapteach.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"tr": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"tr": None, "N_": None, "ngettext": (1, 2), "plural_message": (1, 2)}
 
 #: A message's id: its English text, or for a plural message (singular, plural).
 MessageId = str | tuple[str, str]
@@ -81,7 +83,7 @@ def _translated_keys() -> frozenset[str]:
 def messages() -> dict[MessageId, list[str]]:
     """Every message the workbook shows, with the places that show it."""
     found: dict[MessageId, list[str]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in [*sorted(PACKAGE.rglob("*.py")), *sorted((ROOT / "tools").glob("*.py"))]:
         for message, where in _from_python(path.read_bytes(), str(path.relative_to(ROOT))):
             found.setdefault(message, []).append(where)
     for path in sorted(NOTEBOOKS.glob("*.ipynb")):

@@ -16,7 +16,6 @@ EXPORTS = {
     "RankingBoard": "ranking_board",
     "RankingError": "list_widget",
     "RankingList": "list_widget",
-    "Readout": "ranking_board",
     "best_single_moves": "moves",
     "live_readout": "readout_widgets",
     "single_moves": "moves",

@@ -1,16 +1,13 @@
-"""The boards' live figures: P@k bars, the precision-recall curve, per-query AP bars.
+"""The boards' still pictures: P@k bars, the precision-recall curve, per-query AP bars.
 
-The live board draws into an ipympl canvas and redraws only what changed
-(blitting): the axes, ticks and labels are drawn once and kept as a background
-bitmap, and each update paints the bars, curves and texts over it.
+The live boards draw themselves in the browser (``static/board_plots.js``); these
+matplotlib figures are the pictures a page without scripts shows instead (the
+``text/html`` fallback), drawn on plain Agg.
 """
 
 from __future__ import annotations
 
-import io
-import warnings
 from collections.abc import Sequence
-from typing import Any, TypeVar
 
 import numpy as np
 from matplotlib.artist import Artist
@@ -28,8 +25,6 @@ from mapteach.plots import ACCENT, IRRELEVANT, RELEVANT, ap_area_outline, plot_l
 __all__ = ["APBarsFigure", "BoardFigure"]
 
 _RGBA_RELEVANT = np.array(to_rgba(RELEVANT))
-
-
 _RGBA_IRRELEVANT = np.array(to_rgba(IRRELEVANT))
 
 #: The board figure's width in inches, and the gap between the PR axes and its legend.
@@ -37,116 +32,19 @@ _BOARD_WIDTH = 8.6
 _LEGEND_GAP = 0.25
 
 
-def _live_canvas(figure: Figure) -> Any:
-    """An ipympl canvas widget for ``figure``, without toolbar, header or footer."""
-    from ipympl.backend_nbagg import Canvas, FigureManager
-    from PIL import Image
-
-    class FastCanvas(Canvas):
-        """ipympl's canvas, encoding each update's PNG with zlib level 1, not 6.
-
-        Updates are mostly-transparent diff images, which level 1 still packs
-        small; it takes a third of the kernel time the default level does.
-        """
-
-        _png_is_old: bool
-        _force_full: bool
-        _last_buff: np.ndarray
-
-        def get_diff_image(self) -> bytes | None:
-            if not self._png_is_old:
-                return None
-            rgba = np.asarray(self.get_renderer().buffer_rgba())
-            buff = rgba.view(np.uint32).squeeze(2)
-            # a diff can only be painted over an opaque picture of the same size
-            full = (
-                self._force_full
-                or buff.shape != self._last_buff.shape
-                or bool((rgba[:, :, 3] != 255).any())
-            )
-            self.set_image_mode("full" if full else "diff")
-            output = buff if full else np.where(buff != self._last_buff, buff, 0)
-            self._last_buff = buff.copy()
-            self._force_full = self._png_is_old = False
-            with io.BytesIO() as png:
-                pixels = output.view(np.uint8).reshape((*output.shape, 4))
-                Image.fromarray(pixels).save(png, format="png", compress_level=1)
-                return png.getvalue()
-
-    canvas = FastCanvas(figure)
-    with warnings.catch_warnings():
-        # ipympl 0.10's own toolbar passes traitlets an argument it deprecates
-        warnings.filterwarnings("ignore", "Passing unrecognized arguments", DeprecationWarning)
-        FigureManager(canvas, id(figure))
-    canvas.header_visible = False
-    canvas.footer_visible = False
-    canvas.toolbar_visible = False
-    canvas.resizable = False
-    canvas.capture_scroll = False
-    return canvas
-
-
-ArtistT = TypeVar("ArtistT", bound=Artist)
-
-
-class _Blitter:
-    """Keeps a background bitmap and repaints only the animated artists over it."""
-
-    def __init__(self, figure: Figure, live: bool) -> None:
-        self.figure = figure
-        self.live = live
-        self.canvas = _live_canvas(figure) if live else FigureCanvasAgg(figure)
-        self.artists: list[Artist] = []
-        self._background = None
-        if live:
-            self.canvas.mpl_connect("draw_event", self._on_draw)
-
-    def add(self, artist: ArtistT) -> ArtistT:
-        artist.set_animated(self.live)
-        self.artists.append(artist)
-        return artist
-
-    def _on_draw(self, event) -> None:
-        self._background = self.canvas.copy_from_bbox(self.figure.bbox)
-        self._paint()
-
-    def _paint(self) -> None:
-        for artist in self.artists:
-            if artist.axes is not None:
-                artist.axes.draw_artist(artist)
-
-    def refresh(self) -> None:
-        """Show the artists' new state: blit when live and drawn once, else mark stale."""
-        if not self.live:
-            return
-        if self._background is None:
-            self.canvas.draw_idle()
-            return
-        self.canvas.restore_region(self._background)
-        self._paint()
-        self.canvas.blit(self.figure.bbox)
-
-    def redraw(self) -> None:
-        """Draw everything again (after limits or the number of artists changed)."""
-        self._background = None
-        if self.live:
-            self.canvas.draw_idle()
-
-
-class _BlittedDrawing:
-    """A figure in one language, drawn live (ipympl) or on plain Agg, whose artists are blitted."""
+class _StillDrawing:
+    """A figure in one language on a plain Agg canvas."""
 
     def __init__(
-        self, size: tuple[float, float], dpi: int, live: bool, lang: str | None, **margins: float
+        self, size: tuple[float, float], dpi: int, lang: str | None, **margins: float
     ) -> None:
         self.lang = plot_language(lang)
         self.figure = Figure(figsize=size, dpi=dpi)
         self.figure.subplots_adjust(**margins)
-        self._blit = _Blitter(self.figure, live)
-        self.canvas = self._blit.canvas
+        self.canvas = FigureCanvasAgg(self.figure)
 
 
-class BoardFigure(_BlittedDrawing):
+class BoardFigure(_StillDrawing):
     """The ranking board's picture: P@k at every rank, and the PR curve with AP's area.
 
     One legend, in the margin right of the PR curve where nothing is drawn, lists what
@@ -154,29 +52,31 @@ class BoardFigure(_BlittedDrawing):
 
     Parameters
     ----------
-    live : bool, default True
-        Draw into an ipympl canvas widget (``.canvas``) and blit updates; with
-        False draw into a plain Agg canvas (for static pictures and tests).
     lang : {"en", "zh"}, optional
         The language of its titles, labels and legends; default the current one.
+
+    Examples
+    --------
+    >>> from mapteach.board import BoardFigure
+    >>> figure = BoardFigure()
+    >>> figure.update([1, 0, 1], n_relevant=3, k=2)
+    >>> [text.get_text() for text in figure.legend.get_texts()]
+    ['precision after each rank', 'shaded area = AP', 'cutoff k']
     """
 
-    def __init__(self, *, live: bool = True, lang: str | None = None) -> None:
+    def __init__(self, *, lang: str | None = None) -> None:
         super().__init__(
-            (_BOARD_WIDTH, 2.8), 96, live, lang, left=0.07, bottom=0.17, top=0.82, wspace=0.25
+            (_BOARD_WIDTH, 2.8), 96, lang, left=0.07, bottom=0.17, top=0.82, wspace=0.25
         )
         self.ax_precision, self.ax_pr = self.figure.subplots(1, 2)
         self._style_axes()
-        add = self._blit.add
-        self.bars = add(PolyCollection([], linewidths=0))
+        self.bars = PolyCollection([], linewidths=0)
         self.ax_precision.add_collection(self.bars)
-        self.cutoff = add(self.ax_precision.axvline(np.nan, color=ACCENT, lw=1.2, ls="--"))
-        self.area = add(Polygon(np.zeros((1, 2)), closed=True, color=RELEVANT, alpha=0.22, lw=0))
+        self.cutoff = self.ax_precision.axvline(np.nan, color=ACCENT, lw=1.2, ls="--")
+        self.area = Polygon(np.zeros((1, 2)), closed=True, color=RELEVANT, alpha=0.22, lw=0)
         self.ax_pr.add_patch(self.area)
         (self.sawtooth,) = self.ax_pr.plot([], [], color="#333333", lw=1.2, marker="o", ms=3)
-        add(self.sawtooth)
         (self.interpolated,) = self.ax_pr.plot([], [], color=ACCENT, lw=1.5, drawstyle="steps-pre")
-        add(self.interpolated)
         self._entries = {
             self.sawtooth: tr("precision after each rank", lang=self.lang),
             self.interpolated: tr("interpolated", lang=self.lang),
@@ -185,8 +85,6 @@ class BoardFigure(_BlittedDrawing):
         }
         self.legend = self._show_legend(self._entries)
         self._leave_room_for_legend()
-        self._legend_shows: tuple[bool, bool] | None = None
-        self._length = -1
 
     def _style_axes(self) -> None:
         """Titles, labels and limits of the P@k axes and the PR axes."""
@@ -227,23 +125,17 @@ class BoardFigure(_BlittedDrawing):
         self.figure.subplots_adjust(right=1 - room)
 
     def _legend_only_drawn(self, *, cutoff: bool, interpolated: bool) -> None:
-        """List in the legend only what is drawn; redraw once when that changes."""
-        if (cutoff, interpolated) == self._legend_shows:
-            return
-        self._legend_shows = (cutoff, interpolated)
+        """List in the legend only what is drawn."""
         hidden = {self.cutoff: not cutoff, self.interpolated: not interpolated}
         self.legend.remove()
         self.legend = self._show_legend(
             {artist: text for artist, text in self._entries.items() if not hidden.get(artist)}
         )
-        self._blit.redraw()
 
     def _set_length(self, n: int) -> None:
-        self._length = n
         self.ax_precision.set_xlim(0.4, max(n, 1) + 0.6)
         step = max(1, int(np.ceil(n / 20)))
         self.ax_precision.set_xticks(range(1, n + 1, step))
-        self._blit.redraw()
 
     def update(
         self,
@@ -253,10 +145,9 @@ class BoardFigure(_BlittedDrawing):
         k: int | None = None,
         interpolated: bool = False,
     ) -> None:
-        """Show a new state of the ranking (validated by the caller)."""
+        """Draw a state of the ranking (validated by the caller)."""
         y = np.asarray(labels, dtype=bool)
-        if y.size != self._length:
-            self._set_length(y.size)
+        self._set_length(y.size)
         recall, precision = curve_arrays(y, n_relevant)
         shown = y.size if k is None else min(k, y.size)
         ranks = np.arange(1, y.size + 1)
@@ -278,27 +169,30 @@ class BoardFigure(_BlittedDrawing):
         self.interpolated.set_visible(interpolated)
         self.area.set_xy(ap_area_outline(recall[y], precision[y]))
         # a cutoff past the last rank falls outside the axes
-        self._legend_only_drawn(
-            cutoff=k is not None and k <= self._length, interpolated=interpolated
-        )
-        self._blit.refresh()
+        self._legend_only_drawn(cutoff=k is not None and k <= y.size, interpolated=interpolated)
 
 
-class APBarsFigure(_BlittedDrawing):
-    """Per-query AP bars with a line at their mean (MAP), blitted like the board.
+class APBarsFigure(_StillDrawing):
+    """Per-query AP bars with a line at their mean (MAP).
 
     Parameters
     ----------
     names : sequence of str
         Query names, one bar each.
-    live : bool, default True
-        Draw into an ipympl canvas widget (``.canvas``) rather than plain Agg.
     lang : {"en", "zh"}, optional
         The language of its title and labels; default the current one.
+
+    Examples
+    --------
+    >>> from mapteach.board import APBarsFigure
+    >>> figure = APBarsFigure(["A", "B"])
+    >>> figure.update([1.0, 0.5], 0.75)
+    >>> [bar.get_height() for bar in figure.bars], figure.mean_line.get_ydata()[0]
+    ([1.0, 0.5], 0.75)
     """
 
-    def __init__(self, names: Sequence[str], *, live: bool = True, lang: str | None = None) -> None:
-        super().__init__((4.6, 2.8), 100, live, lang, left=0.14, right=0.97, bottom=0.16, top=0.86)
+    def __init__(self, names: Sequence[str], *, lang: str | None = None) -> None:
+        super().__init__((4.6, 2.8), 100, lang, left=0.14, right=0.97, bottom=0.16, top=0.86)
         self.ax = self.figure.subplots()
         style_axes(
             self.ax,
@@ -311,18 +205,14 @@ class APBarsFigure(_BlittedDrawing):
         positions = np.arange(len(names))
         self.ax.set_xticks(positions, list(names))
         self.ax.set_xlim(-0.6, len(names) - 0.4)
-        self.bars = [
-            self._blit.add(Rectangle((x - 0.35, 0), 0.7, 0, color=RELEVANT)) for x in positions
-        ]
+        self.bars = [Rectangle((x - 0.35, 0), 0.7, 0, color=RELEVANT) for x in positions]
         for bar in self.bars:
             self.ax.add_patch(bar)
-        self.mean_line = self._blit.add(self.ax.axhline(np.nan, color=ACCENT, lw=1.5))
+        self.mean_line = self.ax.axhline(np.nan, color=ACCENT, lw=1.5)
         self.ax.legend([self.mean_line], ["MAP"], fontsize=7, loc="upper right", frameon=False)
 
-    def update(self, aps: Sequence[float]) -> None:
-        """Show new per-query APs and their mean."""
+    def update(self, aps: Sequence[float], mean: float) -> None:
+        """Draw per-query APs and their mean, MAP (computed by the caller)."""
         for bar, ap in zip(self.bars, aps, strict=True):
             bar.set_height(ap)
-        mean = float(np.mean(aps))
         self.mean_line.set_ydata([mean, mean])
-        self._blit.refresh()

@@ -1,35 +1,52 @@
 """The ranking list: one query's results to drag and mark relevant, with the AP of what is shown.
 
 ``RankingList`` is a small anywidget (``static/ranking_list.js``) whose synced
-traits are the only state; the kernel checks every change and computes AP. It
-loads the single-query worked examples as presets. The boards of
-:mod:`mapteach.board.ranking_board` put it beside its trace table and plots.
-Introduced in ``06_playground``.
+traits are the only state. The browser derives everything it shows from them: AP,
+and in the board view (``view="board"``, as :class:`~mapteach.board.RankingBoard`
+shows it) the trace table, the P@k bars and the precision-recall curve, drawn by
+the widget's own code (``static/board_math.js``, ``board_plots.js``,
+``board_view.js``, with the shared ``mapteach/offline/static/text.js``) within the
+frame of the drag. The kernel checks every change and computes AP of the labels it
+receives, never trusting a number from the browser: it takes only the traits the view
+changes (:class:`~mapteach.offline.kernel_widget.KernelOwnedWidget`). It loads the
+single-query worked examples as presets. Introduced in ``06_playground``.
 
 Each list speaks the language current when it is made, or its ``lang=``, and keeps
 it: every label, heading and announcement. The browser's texts come from the
-``texts`` trait, filled from the message catalogue.
+``texts`` and ``trace_texts`` traits, filled from the message catalogue. Without a
+kernel, the same module runs on the page with ``static/ranking_list_offline.js``
+standing in for the kernel (:mod:`mapteach.board.board_fallback`).
 """
 
 from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import anywidget
 import traitlets
 
 from mapteach.articles.examples import EXAMPLES, RankingExample, get_example
-from mapteach.i18n import HTML_LANG, language, tr, widget_language
+from mapteach.board.trace_texts import trace_texts as trace_templates
+from mapteach.board.view_texts import list_texts
+from mapteach.i18n import language, tr, widget_language
 from mapteach.metrics import average_precision
 from mapteach.metrics.validation import as_labels, as_n_relevant
+from mapteach.offline import TEXT_JS, bundle
+from mapteach.offline.kernel_widget import KernelOwnedWidget
 
 __all__ = ["RankingError", "RankingList"]
 
 _STATIC = Path(__file__).parent / "static"
+_BOARD_FILES = ("board_math.js", "board_plots.js", "board_view.js", "ranking_list.js")
+
+#: The list's browser views: the list alone, or the whole board beside and below it.
+VIEWS = ("list", "board")
+
+#: The browser module's files, each importing only from those before it.
+_VIEW_FILES = (TEXT_JS, *(_STATIC / name for name in _BOARD_FILES))
 
 
 #: Presets offered in the board's menu, as (name, title) pairs: every single-query
@@ -39,49 +56,6 @@ PRESETS: tuple[tuple[str, str], ...] = tuple(
     for name, example in EXAMPLES.items()
     if isinstance(example, RankingExample)
 )
-
-
-def list_texts(lang: str) -> dict[str, str]:
-    """Every text the ranking list's browser view shows, in ``lang`` (``{names}`` kept).
-
-    The view fills the ``{placeholders}`` itself, as :func:`mapteach.i18n.tr` would.
-
-    >>> list_texts("en")["moved"]
-    'Moved {title} to rank {rank} of {n}.'
-    """
-    with language(lang):
-        return {
-            "lang": HTML_LANG[lang],
-            "help": tr(
-                "Drag a result, or focus it and press Alt+Arrow Up/Down to move it. "
-                "Click it or press Space to mark it relevant."
-            ),
-            "help_fixed": tr("Drag a result, or focus it and press ↑/↓, to move it."),
-            "example": tr("Example"),
-            "example_aria": tr("Load a worked example"),
-            "reset": tr("Reset"),
-            "reset_title": tr("Back to the example last chosen: its ranking, R, cutoff and curve"),
-            "reset_done": tr("Reset to the example's ranking."),
-            "missed": tr("Missed relevant"),
-            "missed_aria": tr("Relevant documents the system never retrieved"),
-            "cutoff": tr("Cutoff k"),
-            "cutoff_aria": tr("Cutoff k (0 for the whole list)"),
-            "interpolated": tr("Interpolated curve"),
-            "list_aria": tr("Ranked results"),
-            "item_relevant": tr("Rank {rank}: {title}, relevant"),
-            "item_not_relevant": tr("Rank {rank}: {title}, not relevant"),
-            "moved": tr("Moved {title} to rank {rank} of {n}."),
-            "now_relevant": tr("{title} at rank {rank} is now relevant."),
-            "now_not_relevant": tr("{title} at rank {rank} is now not relevant."),
-            "r_missed": tr("R = {r} ({missed} relevant never retrieved)"),
-            "k_rejected": tr(
-                "Cutoff k must be a whole number, 0 or more (0 for the whole list); "
-                "it stays at {value}."
-            ),
-            "n_unretrieved_rejected": tr(
-                "Missed relevant must be a whole number, 0 or more; it stays at {value}."
-            ),
-        }
 
 
 class RankingError(traitlets.TraitError, ValueError):
@@ -159,7 +133,28 @@ class _Origin:
     interpolated: bool
 
 
-class RankingList(anywidget.AnyWidget):
+def preset_origin(name: str, lang: str, *, interpolated: bool = False) -> _Origin:
+    """What loading the preset ``name`` shows, in ``lang``: its list, R and title; k = 0.
+
+    >>> origin = preset_origin("003_b", "en")
+    >>> origin.query_name, origin.n_unretrieved, origin.k
+    ('Article 003 · Query B: one of the 3 relevant items never retrieved', 1, 0)
+    """
+    with language(lang):
+        example = single_query_example(name)
+        title = tr(example.title)
+        query_name = tr("Article {article} · {title}", article=example.article, title=title)
+    return _Origin(
+        preset=name,
+        query_name=query_name,
+        items=tuple(_items(example.labels, None, example.docs or None, lang)),
+        n_unretrieved=example.n_relevant - sum(example.labels),
+        k=0,
+        interpolated=interpolated,
+    )
+
+
+class RankingList(KernelOwnedWidget):
     """One query's ranked list as a widget; the kernel computes its AP.
 
     Parameters
@@ -183,6 +178,10 @@ class RankingList(anywidget.AnyWidget):
         arrangement exercises, whose relevance is given).
     query_name : str, optional
         Shown above the list.
+    view : {"list", "board"}, default "list"
+        What the browser shows: the list, or the whole board (the list, the trace
+        table, the P@k bars and the precision-recall curve); a view already shown
+        keeps the layout it was drawn with.
     lang : {"en", "zh"}, optional
         The language of every text the list shows (default the current one); kept
         for the widget's life, whatever :func:`mapteach.set_language` says later.
@@ -193,7 +192,8 @@ class RankingList(anywidget.AnyWidget):
     "(edited)" once the ranking or its R differs from the preset it was loaded
     from; the preset menu then shows "custom ranking" (``preset == ""``), and
     choosing the preset again, or :meth:`reset`, restores it. ``texts`` holds the
-    browser view's labels and announcements in the list's language.
+    browser view's labels and announcements in the list's language, ``trace_texts``
+    the templates of AP's arithmetic and the trace table.
 
     Examples
     --------
@@ -204,8 +204,14 @@ class RankingList(anywidget.AnyWidget):
     ([1, 1, 0], 0.5)
     """
 
-    _esm = _STATIC / "ranking_list.js"
+    #: The browser module that draws this widget (``window.mapteachModules`` on a static page).
+    offline_module = "ranking_list"
+    _esm = bundle(*_VIEW_FILES)
     _css = _STATIC / "ranking_list.css"
+    #: What the view changes: the order and marks, the counts, the curve, the preset, Reset.
+    browser_traits = frozenset(
+        {"items", "n_unretrieved", "k", "interpolated", "preset", "reset_request"}
+    )
 
     items = traitlets.List(traitlets.Dict()).tag(sync=True, echo_update=False)
     n_unretrieved = traitlets.Int(0).tag(sync=True)
@@ -221,6 +227,8 @@ class RankingList(anywidget.AnyWidget):
     query_name = traitlets.Unicode("").tag(sync=True)
     heading = traitlets.Unicode("", read_only=True).tag(sync=True)
     texts = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
+    trace_texts = traitlets.Dict().tag(sync=True)
+    view = traitlets.Unicode("list").tag(sync=True)
 
     def __init__(
         self,
@@ -234,6 +242,7 @@ class RankingList(anywidget.AnyWidget):
         compact: bool = False,
         fixed_relevance: bool = False,
         query_name: str = "",
+        view: str = "list",
         lang: str | None = None,
         **kwargs: Any,
     ) -> None:
@@ -261,6 +270,8 @@ class RankingList(anywidget.AnyWidget):
             query_name=query_name,
             presets=[] if compact else self._menu(),
             texts=list_texts(self.lang),
+            trace_texts=trace_templates(self.lang),
+            view=view,
             **kwargs,
         )
         self.set_trait("fixed_relevance", bool(fixed_relevance))
@@ -359,6 +370,18 @@ class RankingList(anywidget.AnyWidget):
                 )
             )
             raise RankingError(message)
+        return proposal.value
+
+    @traitlets.validate("view")
+    def _check_view(self, proposal: traitlets.Bunch) -> str:
+        if proposal.value not in VIEWS:
+            raise RankingError(
+                tr(
+                    "view must be 'list' or 'board'; got {view!r}.",
+                    lang=self.lang,
+                    view=proposal.value,
+                )
+            )
         return proposal.value
 
     @traitlets.validate("preset")
@@ -487,18 +510,7 @@ be moved, not marked or replaced; got a change to 'd1'.
 
         The cutoff goes back to 0 (none); the interpolated-curve toggle stays as it is.
         """
-        with language(self.lang):
-            example = single_query_example(name)
-            title = tr(example.title)
-            query_name = tr("Article {article} · {title}", article=example.article, title=title)
-        self._origin = _Origin(
-            preset=name,
-            query_name=query_name,
-            items=tuple(_items(example.labels, None, example.docs or None, self.lang)),
-            n_unretrieved=example.n_relevant - sum(example.labels),
-            k=0,
-            interpolated=self.interpolated,
-        )
+        self._origin = preset_origin(name, self.lang, interpolated=self.interpolated)
         self.reset()
 
     def reset(self) -> None:
@@ -526,6 +538,18 @@ be moved, not marked or replaced; got a change to 'd1'.
             self.interpolated = origin.interpolated
             self.query_name = origin.query_name
             self.preset = origin.preset
+
+    @property
+    def origin(self) -> dict[str, Any]:
+        """What :meth:`reset` restores, as plain JSON (the preset last loaded, or as created)."""
+        return {**asdict(self._origin), "items": [dict(item) for item in self._origin.items]}
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        from mapteach.board.board_fallback import ranking_fallback
+
+        data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
+        data["text/html"] = ranking_fallback(self)
+        return data, metadata
 
     def __repr__(self) -> str:
         state = f"{self.labels}, n_relevant={self.n_relevant}, k={self.cutoff}"

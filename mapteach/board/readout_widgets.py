@@ -1,31 +1,38 @@
 """Live printouts of a board: text that follows every drag, click and number typed.
 
 A cell that prints a board's state prints it once, when the cell runs; after a
-drag that text contradicts the board. :func:`live_readout` returns a small HTML widget
-that an observer on the board rewrites after every change, so the printout always
-shows the list on screen. Without a kernel (nbconvert's HTML, a static site) it shows
-the same text as it stood when the cell ran. Introduced in ``06_playground``.
+drag that text contradicts the board. :func:`live_readout` returns a small widget whose
+browser view (``static/live_readout.js``) writes the printout itself from the board's
+lists, in the frame of each change, so it always shows the list on screen; in Python
+its ``text`` is computed when read. Without a kernel it runs the same way on a page
+with the workbook's runtime, or shows the text as it stood when the cell ran.
+Introduced in ``06_playground``.
 """
 
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 from typing import Any
 
 import ipywidgets
 import numpy as np
 import traitlets
 
+from mapteach.board.board_fallback import readout_fallback
 from mapteach.board.list_widget import RankingList
 from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
+from mapteach.board.view_texts import readout_texts
 from mapteach.explain.ap_trace import explain_ap
 from mapteach.i18n import HTML_LANG, language, tr
 from mapteach.metrics import average_precision
+from mapteach.offline import TEXT_JS, bundle
+from mapteach.offline.kernel_widget import KernelOwnedWidget
 
 __all__ = ["LiveReadout", "live_readout"]
 
-#: The ranking traits that change what a printout says.
-_WATCHED = ["items", "n_unretrieved", "k"]
+_STATIC = Path(__file__).parent / "static"
+_VIEW_FILES = (TEXT_JS, _STATIC / "board_math.js", _STATIC / "live_readout.js")
 _BOX = (
     "font-family:var(--jp-code-font-family,monospace);font-size:13px;"
     "white-space:pre-wrap;line-height:1.5;"
@@ -43,14 +50,24 @@ def _ap(ranking: RankingList) -> float:
     return average_precision(ranking.labels, n_relevant=ranking.n_relevant, k=ranking.cutoff)
 
 
-class LiveReadout(ipywidgets.HTML):
-    """Text about a board that the board's observer rewrites after every change.
+class LiveReadout(KernelOwnedWidget):
+    """Text about a board that follows it: its browser view rewrites it after every change.
 
-    Made by :func:`live_readout`. ``text`` is the plain text, ``value`` its HTML:
-    each line is a ``<div>`` with a ``data-testid``, and each AP or MAP carries its
-    full-precision ``data-value``. Displayed, it is a live widget with a
-    ``text/html`` fallback of its state when shown, for viewers without a kernel.
+    Made by :func:`live_readout`. ``rankings`` are the board's lists; ``text`` is the
+    plain text and ``html`` its HTML, both computed when read: each line is a
+    ``<div>`` with a ``data-testid``, and each AP or MAP carries its full-precision
+    ``data-value``. The browser writes the same HTML from the lists' models.
     """
+
+    #: The browser module that draws this widget (``window.mapteachModules`` on a static page).
+    offline_module = "live_readout"
+    _esm = bundle(*_VIEW_FILES)
+
+    rankings = traitlets.List(traitlets.Instance(RankingList), read_only=True).tag(
+        sync=True, **ipywidgets.widget_serialization
+    )
+    kind = traitlets.Unicode("board", read_only=True).tag(sync=True)
+    texts = traitlets.Dict(traitlets.Unicode(), read_only=True).tag(sync=True)
 
     def __init__(self, board: RankingBoard | MultiQueryBoard) -> None:
         if isinstance(board, RankingBoard):
@@ -68,15 +85,12 @@ class LiveReadout(ipywidgets.HTML):
         #: The board followed, and the language it speaks (the printout speaks it too).
         self.board = board
         self.lang: str = board.lang
-        self._rankings = rankings
-        self._kind = kind
-        self.text = ""
-        for ranking in rankings:
-            ranking.observe(self._refresh, names=_WATCHED)
-        self._refresh()
+        self.set_trait("rankings", rankings)
+        self.set_trait("kind", kind)
+        self.set_trait("texts", readout_texts(self.lang))
 
     def _board_lines(self) -> tuple[list[str], str, float]:
-        ranking = self._rankings[0]
+        ranking = self.rankings[0]
         labels, r, k = ranking.labels, ranking.n_relevant, ranking.cutoff
         head = (
             tr("labels on screen: {labels}   R = {r}   k = all", labels=labels, r=r)
@@ -95,33 +109,43 @@ class LiveReadout(ipywidgets.HTML):
 
     def _map_lines(self) -> tuple[list[str], str, float]:
         text, html, aps = [], "", []
-        for ranking in self._rankings:
+        for ranking in self.rankings:
             ap = _ap(ranking)
             aps.append(ap)
             r = ranking.n_relevant
             line = f"{ranking.query_name} — {ranking.labels}  R = {r}  AP = {ap:.4f}"
             text.append(line)
             html += _line(line, "live-ap", ap)
+        # the mean as MultiQueryBoard's map_value, and board_math.js, take it
         mean = float(np.mean(aps))
         text.append(f"MAP = {mean:.4f}")
         html += _line(text[-1], "live-map", mean, "font-weight:600;")
         return text, html, mean
 
-    def _refresh(self, change: traitlets.Bunch | None = None) -> None:
+    def _lines(self) -> tuple[list[str], str, float]:
         with language(self.lang):
-            lines, html, value = self._board_lines() if self._kind == "board" else self._map_lines()
-        self.text = "\n".join(lines)
-        self.value = (
-            f'<div class="mapteach-live" data-testid="live-readout" data-kind="{self._kind}" '
+            return self._board_lines() if self.kind == "board" else self._map_lines()
+
+    @property
+    def text(self) -> str:
+        """The printout as plain text, for the lists as they stand now."""
+        return "\n".join(self._lines()[0])
+
+    @property
+    def html(self) -> str:
+        """The printout as HTML, as the browser writes it for the lists as they stand now."""
+        _, lines, value = self._lines()
+        return (
+            f'<div class="mapteach-live" data-testid="live-readout" data-kind="{self.kind}" '
             f'data-value="{value!r}" lang="{HTML_LANG[self.lang]}" aria-live="polite" '
-            f'style="{_BOX}">{html}</div>'
+            f'style="{_BOX}">{lines}</div>'
         )
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
         data["text/plain"] = self.text
-        data["text/html"] = self.value
-        return data
+        data["text/html"] = readout_fallback(self)
+        return data, metadata
 
     def __repr__(self) -> str:
         return self.text
@@ -135,7 +159,9 @@ def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
     arithmetic as :func:`~mapteach.explain_ap` writes it and its note on R. For a
     :class:`~mapteach.board.ranking_board.MultiQueryBoard`: each query's labels,
     R and AP, then MAP. Every AP is :func:`~mapteach.average_precision` of the
-    list on screen, so the printout never contradicts the board.
+    list on screen, so the printout never contradicts the board. The browser
+    writes it from the board's lists in the frame of each change; ``.text`` is
+    computed when read.
 
     Parameters
     ----------
@@ -145,8 +171,8 @@ def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
     Returns
     -------
     LiveReadout
-        An ``ipywidgets.HTML``; ``.text`` is its plain text. Displayed without a
-        kernel, it shows the text as it stood when the cell ran.
+        A widget; ``.text`` is its plain text, ``.html`` its HTML. Displayed
+        without a kernel, it shows the text as it stood when the cell ran.
 
     Raises
     ------
@@ -169,7 +195,7 @@ def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
     labels on screen: [1, 1, 0, 1, 0, 0, 0, 0]   R = 3   k = 2
     AP@2 = (1/1 + 2/2) / 3 = 0.6667
     R = 3 relevant documents; 1 of them is not in the ranks that count and adds 0 to the sum.
-    >>> 'data-testid="live-ap" data-value="0.6666666666666666"' in readout.value
+    >>> 'data-testid="live-ap" data-value="0.6666666666666666"' in readout.html
     True
 
     Several queries, and MAP:
@@ -177,14 +203,14 @@ def live_readout(board: RankingBoard | MultiQueryBoard) -> LiveReadout:
     >>> queries = MultiQueryBoard("003_abc")
     >>> readout = live_readout(queries)
     >>> queries.rankings[2].move("d8", 1)  # pull query C's last relevant item to the top
-    >>> print(readout.text.splitlines()[-1])  # as the board's MAP readout
+    >>> print(readout.text.splitlines()[-1])  # as the board's MAP
     MAP = 0.6569
-    >>> f'data-value="{queries.map_readout.value!r}"' in readout.value
+    >>> f'data-value="{queries.map_value!r}"' in readout.html
     True
 
     Displayed, it is a live widget with its text as the fallback:
 
-    >>> sorted(readout._repr_mimebundle_())
+    >>> sorted(readout._repr_mimebundle_()[0])
     ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain']
     >>> print(live_readout(RankingBoard(example="003_b", lang="zh")).text.splitlines()[0])
     面板上的标签：[1, 0, 1, 0, 0, 0, 0, 0]   R = 3   k = 全部

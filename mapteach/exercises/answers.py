@@ -65,7 +65,7 @@ from typing import Any, Literal
 
 from mapteach.exercises.mistakes import WrongAnswer
 from mapteach.exercises.reading import parse_answer, shown_answer
-from mapteach.i18n import N_, ngettext, tr
+from mapteach.i18n import N_, ngettext, plural_message, tr
 
 __all__ = [
     "STATUSES",
@@ -77,6 +77,7 @@ __all__ = [
     "check_number",
     "joined_sentences",
     "parse_answer",
+    "tolerance",
 ]
 
 Status = Literal["correct", "incorrect", "incomplete", "empty", "unreadable"]
@@ -178,6 +179,51 @@ class Feedback:
 #: The mistake named for the truth cut off instead of rounded (``0.6666`` for 2/3).
 TRUNCATED = N_("truncated instead of rounded")
 
+# Every sentence check_number writes, as its message id: translated and filled when said
+# (the static site's checker, fed by mapteach.exercises.answer_table, fills them itself).
+EMPTY = N_("Type an answer: {asked}.")
+CORRECT = N_("Correct: {truth}.")
+RIGHT_SO_FAR = plural_message("Right so far: give {n} decimal.", "Right so far: give {n} decimals.")
+LEAD_CONVENTION = N_("{answer} is another convention, not a slip: {convention}.")
+LEAD_SLIP = N_("Not quite: {answer} is what you get when you made this mistake: {name}.")
+LEAD_CONVENTIONS = N_("{answer} is what other conventions give, not a slip: {items}.")
+LEAD_SLIPS = N_("Not quite: {answer} is what you get from one of these mistakes: {items}.")
+LEAD_MIXED = N_("Not quite: {answer} is what you get from one of these: {items}.")
+CONVENTION_ITEM = N_("{convention} (another convention, not a slip)")
+NUMBERED = N_("({n}) {text}")
+LAST_OF = N_("{first}, or {last}")
+SEPARATOR = N_(", ")
+JOINER = N_("{sentence} {then}")
+TELL_APART = plural_message(
+    "To tell it apart from other values, give {n} decimal, as the exercise asks.",
+    "To tell it apart from other values, give {n} decimals, as the exercise asks.",
+)
+CUT_OFF = plural_message(
+    "Almost: {answer} is the value cut off after {n} decimal. Round it instead: the "
+    "next digit is 5 or more, so the last digit you give goes up.",
+    "Almost: {answer} is the value cut off after {n} decimals. Round it instead: the "
+    "next digit is 5 or more, so the last digit you give goes up.",
+)
+GIVE = N_("Give {asked}.")
+OUTSIDE = N_(
+    "Not quite: {measure} lies between 0 and 1, and {answer} does not. {hint} Give {asked}."
+)
+NOT_QUITE = N_("Not quite. {hint} Give {asked}.")
+#: ``_truncated`` cuts ``truth * 10**n`` off with this guard, so 0.29 * 100 stays 29.
+CUT_GUARD = 1e-9
+
+
+def tolerance(decimals: int) -> float:
+    """How far a value may lie from a target and still be it at ``decimals`` decimals.
+
+    Half a unit of the last decimal, and a little more for the rounding error of floats.
+
+    >>> from mapteach.exercises.answers import tolerance
+    >>> abs(0.285 - 0.28) <= tolerance(2), abs(0.2851 - 0.28) <= tolerance(2)
+    (True, False)
+    """
+    return 0.5 * 10.0**-decimals + 1e-12
+
 
 def agrees_at(value: float, target: float, decimals: int) -> bool:
     """Whether ``value`` is ``target`` at ``decimals`` decimals: within half a unit of the last.
@@ -188,7 +234,7 @@ def agrees_at(value: float, target: float, decimals: int) -> bool:
     >>> agrees_at(0.2815, 0.2815476, 4), agrees_at(0.28, 0.2815476, 4)
     (True, False)
     """
-    return abs(value - target) <= 0.5 * 10.0**-decimals + 1e-12
+    return abs(value - target) <= tolerance(decimals)
 
 
 def asked_precision(decimals: int) -> str:
@@ -264,15 +310,13 @@ def joined_sentences(sentences: Sequence[str]) -> str:
     '还没有。往上移。'
     """
     kept = [sentence for sentence in sentences if sentence] or [""]
-    return reduce(
-        lambda sentence, then: tr("{sentence} {then}", sentence=sentence, then=then), kept
-    )
+    return reduce(lambda sentence, then: tr(JOINER, sentence=sentence, then=then), kept)
 
 
 def _one_of(items: Sequence[str]) -> str:
     """``"(1) a, (2) b, or (3) c"``: numbered items, as a sentence offers a choice."""
-    numbered = [tr("({n}) {text}", n=n, text=text) for n, text in enumerate(items, start=1)]
-    return tr("{first}, or {last}", first=tr(", ").join(numbered[:-1]), last=numbered[-1])
+    numbered = [tr(NUMBERED, n=n, text=text) for n, text in enumerate(items, start=1)]
+    return tr(LAST_OF, first=tr(SEPARATOR).join(numbered[:-1]), last=numbered[-1])
 
 
 def _lead(reading: _Reading, named: list[WrongAnswer]) -> str:
@@ -281,40 +325,19 @@ def _lead(reading: _Reading, named: list[WrongAnswer]) -> str:
     if len(named) == 1:
         (wrong,) = named
         if wrong.convention:
-            return tr(
-                "{answer} is another convention, not a slip: {convention}.",
-                answer=reading.shown,
-                convention=tr(wrong.convention),
-            )
-        return tr(
-            "Not quite: {answer} is what you get when you made this mistake: {name}.",
-            answer=reading.shown,
-            name=tr(wrong.name),
-        )
+            return tr(LEAD_CONVENTION, answer=reading.shown, convention=tr(wrong.convention))
+        return tr(LEAD_SLIP, answer=reading.shown, name=tr(wrong.name))
     if not slips:
         items = _one_of([tr(str(wrong.convention)) for wrong in named])
-        return tr(
-            "{answer} is what other conventions give, not a slip: {items}.",
-            answer=reading.shown,
-            items=items,
-        )
+        return tr(LEAD_CONVENTIONS, answer=reading.shown, items=items)
     if len(slips) == len(named):
-        return tr(
-            "Not quite: {answer} is what you get from one of these mistakes: {items}.",
-            answer=reading.shown,
-            items=_one_of([tr(wrong.name) for wrong in named]),
-        )
+        items = _one_of([tr(wrong.name) for wrong in named])
+        return tr(LEAD_SLIPS, answer=reading.shown, items=items)
     texts = [
-        tr("{convention} (another convention, not a slip)", convention=tr(wrong.convention))
-        if wrong.convention
-        else tr(wrong.name)
+        tr(CONVENTION_ITEM, convention=tr(wrong.convention)) if wrong.convention else tr(wrong.name)
         for wrong in named
     ]
-    return tr(
-        "Not quite: {answer} is what you get from one of these: {items}.",
-        answer=reading.shown,
-        items=_one_of(texts),
-    )
+    return tr(LEAD_MIXED, answer=reading.shown, items=_one_of(texts))
 
 
 def _named_feedback(reading: _Reading, named: list[WrongAnswer]) -> Feedback:
@@ -324,19 +347,13 @@ def _named_feedback(reading: _Reading, named: list[WrongAnswer]) -> Feedback:
         explanations = [named[0].explanation]
     else:
         explanations = [
-            tr("({n}) {text}", n=n, text=wrong.explanation)
+            tr(NUMBERED, n=n, text=wrong.explanation)
             for n, wrong in enumerate(named[:2], start=1)
             if wrong.explanation
         ]
     sentences = [_lead(reading, named), *explanations]
     if not all(reading.matches(wrong.value) for wrong in named):
-        sentences.append(
-            ngettext(
-                "To tell it apart from other values, give {n} decimal, as the exercise asks.",
-                "To tell it apart from other values, give {n} decimals, as the exercise asks.",
-                reading.decimals,
-            )
-        )
+        sentences.append(ngettext(*TELL_APART, reading.decimals))
     mistakes = tuple(wrong.name for wrong in named)
     convention = all(wrong.convention for wrong in named)
     return Feedback(
@@ -350,21 +367,12 @@ def _truncated(reading: _Reading, truth: float) -> Feedback | None:
     if given is None or given < min(2, reading.decimals) or truth < 0:
         return None
     scale = 10**given
-    cut = math.floor(truth * scale + 1e-9) / scale  # the guard keeps 0.29 * 100 at 29
+    cut = math.floor(truth * scale + CUT_GUARD) / scale
     if not math.isclose(reading.value, cut, rel_tol=0.0, abs_tol=1e-12):
         return None
-    sentences = [
-        ngettext(
-            "Almost: {answer} is the value cut off after {n} decimal. Round it instead: the "
-            "next digit is 5 or more, so the last digit you give goes up.",
-            "Almost: {answer} is the value cut off after {n} decimals. Round it instead: the "
-            "next digit is 5 or more, so the last digit you give goes up.",
-            given,
-            answer=reading.shown,
-        )
-    ]
+    sentences = [ngettext(*CUT_OFF, given, answer=reading.shown)]
     if reading.under_precise:
-        sentences.append(tr("Give {asked}.", asked=asked_precision(reading.decimals)))
+        sentences.append(tr(GIVE, asked=asked_precision(reading.decimals)))
     return Feedback("incorrect", joined_sentences(sentences), mistakes=(TRUNCATED,))
 
 
@@ -438,20 +446,15 @@ def check_number(
         raise ValueError(tr("decimals must be >= 0; got {decimals}.", decimals=decimals))
     asked = asked_precision(decimals)
     if answer is None or not str(answer).strip():
-        return Feedback("empty", tr("Type an answer: {asked}.", asked=asked))
+        return Feedback("empty", tr(EMPTY, asked=asked))
     try:
         reading = _Reading(shown_answer(answer), *parse_answer(answer), decimals)
     except ValueError as error:
         return Feedback("unreadable", str(error))
     if reading.matches(truth):
-        return Feedback("correct", tr("Correct: {truth}.", truth=f"{truth:.{decimals}f}"))
+        return Feedback("correct", tr(CORRECT, truth=f"{truth:.{decimals}f}"))
     if reading.under_precise and agrees_at(reading.value, truth, reading.given or 0):
-        return Feedback(
-            "incomplete",
-            ngettext(
-                "Right so far: give {n} decimal.", "Right so far: give {n} decimals.", decimals
-            ),
-        )
+        return Feedback("incomplete", ngettext(*RIGHT_SO_FAR, decimals))
     # an answer within the asked precision of the truth (an exact "0" for 0.03 at 1
     # decimal) is not pinned on a mistake, even if it equals one exactly
     named = [] if agrees_at(reading.value, truth, decimals) else _matched(misconceptions, reading)
@@ -465,15 +468,6 @@ def _unmatched(
 ) -> Feedback:
     """The feedback on an answer no known mistake explains."""
     if measure is not None and 0 <= truth <= 1 and not 0 <= reading.value <= 1:
-        return Feedback(
-            "incorrect",
-            tr(
-                "Not quite: {measure} lies between 0 and 1, and {answer} does not. {hint} "
-                "Give {asked}.",
-                measure=measure,
-                answer=reading.shown,
-                hint=hint,
-                asked=asked,
-            ),
-        )
-    return Feedback("incorrect", tr("Not quite. {hint} Give {asked}.", hint=hint, asked=asked))
+        message = tr(OUTSIDE, measure=measure, answer=reading.shown, hint=hint, asked=asked)
+        return Feedback("incorrect", message)
+    return Feedback("incorrect", tr(NOT_QUITE, hint=hint, asked=asked))

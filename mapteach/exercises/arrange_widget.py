@@ -2,17 +2,21 @@
 
 An :class:`ArrangeExercise` is an :class:`~mapteach.exercises.widgets.Exercise` whose
 answer is the order of a :class:`~mapteach.board.RankingList` with fixed relevance: a
-result can be dragged (or moved with ↑/↓), never marked. Beside it the exercise keeps
-``readout``, every target measure on the order shown, updated on every move; Reset
-(``reset_request``, or :meth:`ArrangeExercise.reset`) brings back the starting order;
-Check says what is still wrong in the learner's terms ("AP is 0.4250, below the target
-0.5: move a relevant result up"). Introduced in ``06_playground``.
+result can be dragged (or moved with ↑/↓), never marked. Beside it the exercise shows
+the readout of every target measure on the order shown: the kernel writes the readout
+of every arrangement once (``readouts``, by :func:`arrangement_key`; there are few), and
+the browser shows the one of the board's order as it moves, with no round trip to the
+kernel, which only clears a stale verdict on each move. Reset (``reset_request``, or
+:meth:`ArrangeExercise.reset`) brings back the starting order; Check says what is still
+wrong in the learner's terms ("AP is 0.4250, below the target 0.5: move a relevant
+result up"). Introduced in ``06_playground``.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -30,10 +34,28 @@ from mapteach.metrics.precision import PRECISION
 from mapteach.metrics.recall import RECALL
 from mapteach.metrics.validation import as_k, as_labels
 
-__all__ = ["ArrangeExercise"]
+__all__ = ["MOST_ARRANGEMENTS", "ArrangeExercise", "arrangement_key"]
 
+#: The most arrangements an exercise may have: each has its readout, and a verdict in
+#: the answer table a page without a kernel judges by.
+MOST_ARRANGEMENTS = 5000
 #: How close a score must come to its target to meet it (the targets are exact values).
 _TOLERANCE = 1e-12
+#: What labels that are not an order of the exercise's list are told.
+WRONG_SIZE = N_(
+    "Use {n_results} results of which {n_relevant} are relevant; "
+    "got {n_got} results with {n_got_relevant} relevant."
+)
+
+
+def arrangement_key(labels: Sequence[int | bool]) -> str:
+    """An order's 0/1 labels as one string: the key of ``readouts`` and of the answer table.
+
+    >>> from mapteach.exercises.arrange_widget import arrangement_key
+    >>> arrangement_key([0, 1, True, False])
+    '0110'
+    """
+    return "".join("1" if label else "0" for label in labels)
 
 
 class ArrangeExercise(Exercise):
@@ -47,16 +69,24 @@ class ArrangeExercise(Exercise):
         Such as ``{"AP": 0.5, "P@5": 0.6}`` (names as :func:`mapteach.parse_measure`).
     n_results, n_relevant_items : int
         The list's length and how many of its results are relevant; R equals the
-        relevant results (none is missed). The board starts with them last.
+        relevant results (none is missed). The board starts with them last. At most
+        :data:`MOST_ARRANGEMENTS` orders: ``math.comb(n_results, n_relevant_items)``.
     lang : {"en", "zh"}, optional
         The language of the board, the verdicts and the solution; default the current one.
     key : str, optional
         ``"06.4"``: where the exercise is, for the progress file (None: not recorded).
 
+    Raises
+    ------
+    ValueError
+        If ``n_relevant_items`` is not between 1 and ``n_results``, or the list has more
+        than :data:`MOST_ARRANGEMENTS` orders.
+
     Notes
     -----
     ``measure`` is None (the exercise asks for an order, not a number); ``data`` is
-    ``{"targets": ..., "n_results": ..., "n_relevant_items": ...}``.
+    ``{"targets": ..., "n_results": ..., "n_relevant_items": ...}``. ``readout`` is the
+    readout of the board's order, read from ``readouts``.
 
     Examples
     --------
@@ -75,8 +105,9 @@ class ArrangeExercise(Exercise):
 
     kind = traitlets.Unicode("arrange", read_only=True).tag(sync=True)
     board = traitlets.Instance(RankingList).tag(sync=True, **ipywidgets.widget_serialization)
-    #: Every target measure on the order shown, with its target; ✓ where it is met.
-    readout = traitlets.Unicode("", read_only=True).tag(sync=True)
+    #: The readout of every order (by :func:`arrangement_key`): every target measure on
+    #: it, with its target, ✓ where it is met. The browser shows the board's.
+    readouts = traitlets.Dict(traitlets.Unicode(), read_only=True).tag(sync=True)
     reset_request = traitlets.Int(0).tag(sync=True, echo_update=False)
 
     def __init__(
@@ -106,20 +137,24 @@ class ArrangeExercise(Exercise):
                     )
                 )
             self.n_relevant_items = n_relevant_items
+            self._check_size()
+            readouts = {arrangement_key(y): self.report(y) for y in self.arrangements()}
             solution_html = self._solution_html()
             query_name = tr("Drag the results, then Check")
         start = [0] * (self.n_results - n_relevant_items) + [1] * n_relevant_items
         board = RankingList(
             start, compact=True, fixed_relevance=True, query_name=query_name, lang=lang
         )
+        #: The board's items in the starting order, which Reset brings back.
+        self.start_items: tuple[dict[str, Any], ...] = tuple(dict(item) for item in board.items)
         super().__init__(prompt, solution_html, lang=lang, key=key, board=board)
         self.data = {
             "targets": dict(self.targets),
             "n_results": self.n_results,
             "n_relevant_items": self.n_relevant_items,
         }
-        board.observe(self._board_moved, names="items")
-        self._board_moved()
+        self.set_trait("readouts", readouts)
+        board.observe(self._clear, names="items")
 
     def _solution_html(self) -> str:
         solution = self.solve()
@@ -130,10 +165,34 @@ class ArrangeExercise(Exercise):
             solution=solution,
         ) + trace_html(trace_ap(solution), caption=str(explain_ap(solution)))
 
-    def _board_moved(self, change: traitlets.Bunch | None = None) -> None:
-        self._clear()
-        with language(self.lang):
-            self.set_trait("readout", self.report(self.board.labels))
+    def _check_size(self) -> None:
+        count = math.comb(self.n_results, self.n_relevant_items)
+        if count > MOST_ARRANGEMENTS:
+            raise ValueError(
+                tr(
+                    "An arrangement exercise of {n_results} results, {n_relevant} relevant, "
+                    "has {count} arrangements; it may have at most {most}.",
+                    n_results=self.n_results,
+                    n_relevant=self.n_relevant_items,
+                    count=count,
+                    most=MOST_ARRANGEMENTS,
+                )
+            )
+
+    @property
+    def readout(self) -> str:
+        """Every target measure on the board's order, with its target; ✓ where it is met."""
+        return self.readouts[arrangement_key(self.board.labels)]
+
+    def arrangements(self) -> Iterator[list[int]]:
+        """Every order of the list, as 0/1 labels, in rank order of its relevant results.
+
+        >>> from mapteach.exercises import ArrangeExercise
+        >>> list(ArrangeExercise("?", {"AP": 1.0}, 3, 1).arrangements())
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+        """
+        for ranks in itertools.combinations(range(self.n_results), self.n_relevant_items):
+            yield [int(i in ranks) for i in range(self.n_results)]
 
     @traitlets.observe("reset_request")
     def _reset_on_request(self, change: traitlets.Bunch) -> None:
@@ -174,8 +233,7 @@ class ArrangeExercise(Exercise):
             return str(error)
         if len(y) != self.n_results or sum(y) != self.n_relevant_items:
             return tr(
-                "Use {n_results} results of which {n_relevant} are relevant; "
-                "got {n_got} results with {n_got_relevant} relevant.",
+                WRONG_SIZE,
                 n_results=self.n_results,
                 n_relevant=self.n_relevant_items,
                 n_got=len(y),
@@ -285,8 +343,7 @@ class ArrangeExercise(Exercise):
 
     def solve(self) -> list[int] | None:
         """The first arrangement (in rank order of the relevant results) meeting every target."""
-        for ranks in itertools.combinations(range(self.n_results), self.n_relevant_items):
-            labels = [int(i in ranks) for i in range(self.n_results)]
+        for labels in self.arrangements():
             scores = self._scores(labels)
             if all(self._met(name, score) for name, score in scores.items()):
                 return labels

@@ -24,9 +24,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from mapteach.i18n import tr
+from mapteach.i18n import N_, tr
 
-__all__ = ["parse_answer", "shown_answer"]
+__all__ = ["LONGEST", "parse_answer", "shown_answer"]
 
 #: What people type for a minus, a division or an equals sign, that NFKC leaves alone.
 _SPELLINGS = str.maketrans({"−": "-", "÷": "/", "⁄": "/", "∕": "/", "≈": "="})
@@ -38,7 +38,34 @@ _CHINESE_PERCENT = "百分之"
 #: Chinese numerals, which a number must be typed without (``三分之二``: ``3分之2``).
 _CHINESE_NUMERALS = re.compile("[零〇一二两三四五六七八九十百千万]")
 #: The most characters (and the largest power of ten) a number is read with.
-_LONGEST = 200
+LONGEST = 200
+#: What the feedback quotes of a long answer: this many characters, the last an ellipsis.
+SHOWN_LENGTH = 40
+
+# Why an answer cannot be read, as message ids (translated and filled when said; the
+# static site's checker, fed by mapteach.exercises.answer_table, fills them itself).
+UNREADABLE = N_(
+    'Could not read "{answer}" as a number; type a decimal such as 0.5, '
+    "a fraction such as 1/2, or a percentage such as 50%."
+)
+IN_DIGITS = N_(
+    'Could not read "{answer}" as a number: type its numbers in digits, such as 3分之2 or 0.5.'
+)
+BOTH_MARKS = N_(
+    '"{answer}" has both a comma and a point, so which one marks the decimals '
+    "is unclear; type one decimal point, such as 0.5."
+)
+AMBIGUOUS_COMMA = N_(
+    '"{answer}" could be {point} or {thousands}: a comma marks decimals in some '
+    "places and thousands in others. Type the decimal with a point, such as {point}."
+)
+DIVIDES_BY_ZERO = N_(
+    '"{answer}" divides by 0; type a fraction such as 1/2, or a decimal such as 0.5.'
+)
+TOO_LONG = N_(
+    '"{answer}" is too long to be a number: {n} characters, where at most {longest} '
+    "are read. Type the number with the decimals asked, such as 0.5833."
+)
 
 
 def shown_answer(answer: Any) -> str:
@@ -49,25 +76,12 @@ def shown_answer(answer: Any) -> str:
     ('0.5', 40)
     """
     text = str(answer).strip()
-    return text if len(text) <= 40 else text[:39] + "…"
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 1] + "…"
 
 
 def _unreadable(answer: Any, text: str) -> ValueError:
-    if _CHINESE_NUMERALS.search(text):
-        return ValueError(
-            tr(
-                'Could not read "{answer}" as a number: type its numbers in digits, such as '
-                "3分之2 or 0.5.",
-                answer=shown_answer(answer),
-            )
-        )
-    return ValueError(
-        tr(
-            'Could not read "{answer}" as a number; type a decimal such as 0.5, '
-            "a fraction such as 1/2, or a percentage such as 50%.",
-            answer=shown_answer(answer),
-        )
-    )
+    why = IN_DIGITS if _CHINESE_NUMERALS.search(text) else UNREADABLE
+    return ValueError(tr(why, answer=shown_answer(answer)))
 
 
 def _normalised(text: str) -> str:
@@ -89,18 +103,11 @@ def _decimal_point(text: str, answer: Any) -> str:
         return text
     whole, _, tail = text.partition(",")
     if "." in text:
-        raise ValueError(
-            tr(
-                '"{answer}" has both a comma and a point, so which one marks the decimals '
-                "is unclear; type one decimal point, such as 0.5.",
-                answer=shown_answer(answer),
-            )
-        )
+        raise ValueError(tr(BOTH_MARKS, answer=shown_answer(answer)))
     if len(tail) == 3 and tail.isdigit() and whole.lstrip("+-") not in ("", "0"):
         raise ValueError(
             tr(
-                '"{answer}" could be {point} or {thousands}: a comma marks decimals in some '
-                "places and thousands in others. Type the decimal with a point, such as {point}.",
+                AMBIGUOUS_COMMA,
                 answer=shown_answer(answer),
                 point=f"{whole}.{tail}",
                 thousands=whole + tail,
@@ -111,35 +118,21 @@ def _decimal_point(text: str, answer: Any) -> str:
 
 def _read(text: str, answer: Any) -> tuple[Fraction, int | None]:
     """The exact value a normalised text stands for, and its decimals (None: exact form)."""
-    if len(text) > _LONGEST:
-        raise ValueError(
-            tr(
-                '"{answer}" is too long to be a number: {n} characters, where at most {longest} '
-                "are read. Type the number with the decimals asked, such as 0.5833.",
-                answer=shown_answer(answer),
-                n=len(text),
-                longest=_LONGEST,
-            )
-        )
+    if len(text) > LONGEST:
+        raise ValueError(tr(TOO_LONG, answer=shown_answer(answer), n=len(text), longest=LONGEST))
     percent = text.endswith("%")
     text = _decimal_point(text.removesuffix("%"), answer)
     fraction = _FRACTION.fullmatch(text)
     if fraction:
         if int(fraction.group(2)) == 0:
-            raise ValueError(
-                tr(
-                    '"{answer}" divides by 0; type a fraction such as 1/2, '
-                    "or a decimal such as 0.5.",
-                    answer=shown_answer(answer),
-                )
-            )
+            raise ValueError(tr(DIVIDES_BY_ZERO, answer=shown_answer(answer)))
         value = Fraction(int(fraction.group(1)), int(fraction.group(2)))
         return (value / 100 if percent else value), None
     if not _DECIMAL.fullmatch(text):
         raise _unreadable(answer, text)
     number = Decimal(text)
     exponent = int(number.as_tuple().exponent)
-    if abs(exponent) > _LONGEST:
+    if abs(exponent) > LONGEST:
         raise _unreadable(answer, text)
     decimals = max(-exponent, 0)
     if percent:  # a percentage has the decimals of the fraction it stands for: 58% is 0.58
@@ -193,6 +186,10 @@ thousands in others. Type the decimal with a point, such as 1.234.
         text = str(answer)
     normalised = _normalised(text)
     value, decimals = _read(normalised, answer)
-    if not math.isfinite(float(value)):
+    try:
+        number = float(value)
+    except OverflowError:  # beyond the largest float, such as 150 nines then e200
+        number = math.inf
+    if not math.isfinite(number):
         raise _unreadable(answer, normalised)
-    return float(value), decimals
+    return number, decimals

@@ -7,9 +7,13 @@ counts ``check_request`` up on *Check* or Enter; the kernel judges the answer wi
 and ``feedback_html`` (the same, with its formulas as MathML), records the check in
 the learner's progress, and clears the verdict as soon as the answer changes. In code,
 ``exercise.submit(answer)`` does all of that for an answer given as an argument, and
-``exercise.check(answer)`` only judges it. The static HTML tells learners to call
-``submit`` and keeps the solution folded inside a ``<details>`` element. Introduced in
-``01_why_order_matters``.
+``exercise.check(answer)`` only judges it. The ``text/html`` fallback holds two parts
+(:func:`~mapteach.offline.offline_html`): the widget's state with its answer table
+(:mod:`~mapteach.exercises.answer_table`), from which a page without a kernel (the
+static site) runs the same view live, judging answers in the browser
+(``static/checker.js``, ``static/exercise_offline.js``); and the static exercise, shown
+where nothing runs, which tells learners to call ``submit`` and keeps the solution
+folded inside a ``<details>`` element. Introduced in ``01_why_order_matters``.
 
 An exercise speaks the language current when it is made, or its ``lang=``, and
 keeps it: its buttons and labels (the ``texts`` trait the browser reads), its
@@ -44,7 +48,6 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-import anywidget
 import traitlets
 
 from mapteach.classroom.progress_log import record_check
@@ -60,8 +63,17 @@ from mapteach.exercises.math_markup import MathMarkupError, render_math
 from mapteach.exercises.mistakes import wrong_answers
 from mapteach.exercises.registry import record_exercise
 from mapteach.i18n import HTML_LANG, N_, language, tr, widget_language
+from mapteach.offline import TEXT_JS, bundle, offline_html, offline_state
+from mapteach.offline.kernel_widget import KernelOwnedWidget
 
-__all__ = ["UNRECORDED", "Exercise", "NumberExercise", "check_texts", "feedback_html"]
+__all__ = [
+    "UNRECORDED",
+    "Exercise",
+    "NumberExercise",
+    "check_texts",
+    "feedback_html",
+    "split_key",
+]
 
 _STATIC = Path(__file__).parent / "static"
 
@@ -73,12 +85,38 @@ _HINT = N_("Check your working, or open the solution.")
 UNRECORDED: tuple[str, ...] = ("empty", "unreadable")
 
 
-def _split_key(key: str | None) -> tuple[str, str] | None:
-    """``"03.2"`` -> ("03", "2"): the notebook and the exercise's number in it."""
+def split_key(key: str | None) -> tuple[str, str] | None:
+    """An exercise's key as the progress file records it: its notebook and its number there.
+
+    Parameters
+    ----------
+    key : str or None
+        ``"03.2"``: exercise 2 of notebook 03; None for an exercise that is not recorded.
+
+    Returns
+    -------
+    tuple of str, or None
+        ``(notebook, exercise)``, or None when ``key`` is None.
+
+    Raises
+    ------
+    ValueError
+        If ``key`` does not look like ``"03.2"``.
+
+    Examples
+    --------
+    >>> from mapteach.exercises.widgets import split_key
+    >>> split_key("03.2"), split_key("06.10"), split_key(None)
+    (('03', '2'), ('06', '10'), None)
+    >>> split_key("03")
+    Traceback (most recent call last):
+    ...
+    ValueError: key must look like '03.2' (notebook, then the exercise's number); got '03'.
+    """
     if key is None:
         return None
-    notebook, dot, number = key.partition(".")
-    if not (isinstance(key, str) and dot and notebook and number):
+    notebook, dot, number = key.partition(".") if isinstance(key, str) else ("", "", "")
+    if not (dot and notebook and number):
         raise ValueError(
             tr(
                 "key must look like '03.2' (notebook, then the exercise's number); got {key!r}.",
@@ -114,7 +152,8 @@ def exercise_texts(lang: str) -> dict[str, str]:
 
 
 def feedback_html(message: str) -> str:
-    """A verdict's text as HTML: escaped, its TeX formulas as MathML.
+    """A verdict's text as HTML: escaped (quotes too, as the browser's ``escapeHtml`` of
+    ``mapteach/offline/static/text.js`` escapes), its TeX formulas as MathML.
 
     An exercise checks every formula of its own texts when it is made; a formula that
     cannot be converted here can only come from what the learner typed (which a
@@ -124,16 +163,16 @@ def feedback_html(message: str) -> str:
     >>> feedback_html("Not quite: <b> is not $\\\\frac{1}{2}$.").startswith("Not quite: &lt;b&gt;")
     True
     >>> feedback_html("Could not read '$x^$' as a number.")
-    "Could not read '$x^$' as a number."
+    'Could not read &#x27;$x^$&#x27; as a number.'
     """
-    text = escape(message, quote=False)
+    text = escape(message)
     try:
         return render_math(text)
     except MathMarkupError:
         return text
 
 
-class Exercise(anywidget.AnyWidget):
+class Exercise(KernelOwnedWidget):
     """Prompt, an answer control, Check, feedback and a folded solution, in one widget.
 
     The base of :class:`NumberExercise`, :class:`ChoiceExercise` and
@@ -141,8 +180,14 @@ class Exercise(anywidget.AnyWidget):
     :meth:`check`, and :meth:`submit` answers in code as the Check button does.
     """
 
-    _esm = _STATIC / "exercise.js"
+    _esm = bundle(TEXT_JS, _STATIC / "arrangement.js", _STATIC / "exercise.js")
     _css = _STATIC / "exercise.css"
+
+    #: What the view changes: the answer typed or picked, the Check, Reset and solution
+    #: buttons; the kernel owns the verdict and everything else a page might send.
+    browser_traits = frozenset({"answer", "check_request", "reset_request", "show_solution"})
+    #: The browser module that shows an exercise on a page without a kernel.
+    offline_module = "exercise"
 
     prompt = traitlets.Unicode("").tag(sync=True)
     solution = traitlets.Unicode("").tag(sync=True)
@@ -186,7 +231,7 @@ class Exercise(anywidget.AnyWidget):
         **kwargs: Any,
     ) -> None:
         self.lang = lang
-        _split_key(key)
+        split_key(key)
         self.key = key
         self.about_shown = about_shown
         #: The prompt as given, its formulas in TeX: the plain-text form of the exercise.
@@ -260,7 +305,7 @@ class Exercise(anywidget.AnyWidget):
             self.status = verdict.status
             self.feedback = verdict.message
             self.feedback_html = feedback_html(verdict.message)
-        where = _split_key(self.key)
+        where = split_key(self.key)
         if where is not None and verdict.status not in UNRECORDED:
             record_check(*where, shown, verdict.status)
         return verdict
@@ -298,7 +343,19 @@ class Exercise(anywidget.AnyWidget):
         return ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The live widget, and as ``text/html`` its state with its answer table (a page
+        without a kernel runs it live) beside the static exercise (where nothing runs)."""
+        from mapteach.exercises.answer_table import answer_table  # it reads this module
+
         data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
+        state = offline_state(self, answer_table=answer_table(self))
+        data["text/html"] = offline_html(
+            self.offline_module, state, self._static_html(), lang=HTML_LANG[self.lang]
+        )
+        return data, metadata
+
+    def _static_html(self) -> str:
+        """The exercise without scripts: the prompt, how to answer in code, the folded solution."""
         with language(self.lang):
             heading = escape(tr("Exercise."))
             offline = tr(
@@ -307,13 +364,12 @@ class Exercise(anywidget.AnyWidget):
                 "exercise (<code>exercise = _</code> in the next cell names it)."
             )
             show = escape(tr("Show solution"))
-            data["text/html"] = (
+            return (
                 f'<div class="mapteach-exercise-static" lang="{HTML_LANG[self.lang]}">'
                 f"<p><b>{heading}</b> {self.prompt}</p>"
                 f"{self._static_answer_html()}<p><i>{offline}</i></p>"
                 f"<details><summary>{show}</summary>{self.solution}</details></div>"
             )
-        return data, metadata
 
     def __repr__(self) -> str:
         prompt = re.sub(r"<[^>]+>", "", self.prompt_source)

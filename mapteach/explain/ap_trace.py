@@ -16,12 +16,17 @@ import numpy as np
 import pandas as pd
 
 from mapteach.explain.display import ShownTable, display_table
-from mapteach.i18n import N_, ngettext, tr
+from mapteach.i18n import N_, ngettext, plural_message, tr
 from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
 __all__ = [
+    "NOTE_ALL_COUNTED",
+    "NOTE_NONE_COUNTED",
+    "NOTE_SOME_MISSED",
     "TRACE_COLUMNS",
     "TRACE_HEADERS",
+    "ZERO_NOTE",
+    "ZERO_TEXT",
     "Explanation",
     "TraceTable",
     "check_decimals",
@@ -66,6 +71,26 @@ TRACE_HEADERS: dict[str, str] = {
     "first_relevant": N_("first relevant"),
     "running_rr": N_("running RR"),
 }
+
+
+#: :func:`explain_table`'s text and note when R = 0 (``{name}`` is ``AP`` or ``AP@k``).
+ZERO_TEXT = N_("{name} = 0 (R = 0: the query has no relevant document)")
+ZERO_NOTE = N_("R = 0: the query has no relevant document, so AP is 0 by trec_eval's convention.")
+#: :func:`explain_table`'s note on R, as ``ngettext`` pairs: every relevant document is
+#: in the ranks that count (counted by R, ``{n}``), none is (by R), or ``{n}`` of the
+#: ``{r}`` are not (by the missed ones).
+NOTE_ALL_COUNTED = plural_message(
+    "R = {n} relevant document, in the ranks that count.",
+    "R = {n} relevant documents, all of them in the ranks that count.",
+)
+NOTE_NONE_COUNTED = plural_message(
+    "R = {n} relevant document; it is not in the ranks that count and adds 0 to the sum.",
+    "R = {n} relevant documents; none of them is in the ranks that count, so the sum is 0.",
+)
+NOTE_SOME_MISSED = plural_message(
+    "R = {r} relevant documents; {n} of them is not in the ranks that count and adds 0 to the sum.",
+    "R = {r} relevant documents; {n} of them are not in the ranks that count and add 0 to the sum.",
+)
 
 
 class TraceTable(ShownTable):
@@ -291,11 +316,9 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     counted = table[table["relevant"]]
     if r == 0:
         return Explanation(
-            tr("{name} = 0 (R = 0: the query has no relevant document)", name=name),
+            tr(ZERO_TEXT, name=name),
             latex=rf"\mathrm{{{name}}} = 0",
-            note=tr(
-                "R = 0: the query has no relevant document, so AP is 0 by trec_eval's convention."
-            ),
+            note=tr(ZERO_NOTE),
             value=ap,
         )
     pairs = list(zip(counted["hits"], counted["rank"], strict=True))
@@ -303,26 +326,11 @@ def explain_table(table: pd.DataFrame, *, decimals: int = 4) -> Explanation:
     latex_terms = " + ".join(rf"\frac{{{h}}}{{{i}}}" for h, i in pairs)
     missed = r - len(pairs)
     if missed == 0:
-        note = ngettext(
-            "R = {n} relevant document, in the ranks that count.",
-            "R = {n} relevant documents, all of them in the ranks that count.",
-            r,
-        )
+        note = ngettext(*NOTE_ALL_COUNTED, r)
     elif missed == r:
-        note = ngettext(
-            "R = {n} relevant document; it is not in the ranks that count and adds 0 to the sum.",
-            "R = {n} relevant documents; none of them is in the ranks that count, so the sum is 0.",
-            r,
-        )
+        note = ngettext(*NOTE_NONE_COUNTED, r)
     else:
-        note = ngettext(
-            "R = {r} relevant documents; {n} of them is not in the ranks that count "
-            "and adds 0 to the sum.",
-            "R = {r} relevant documents; {n} of them are not in the ranks that count "
-            "and add 0 to the sum.",
-            missed,
-            r=r,
-        )
+        note = ngettext(*NOTE_SOME_MISSED, missed, r=r)
     numerator = f"({text_terms})" if pairs else "0"
     return Explanation(
         f"{name} = {numerator} / {r} = {shown}",

@@ -12,9 +12,9 @@ from html import escape
 import pandas as pd
 
 from mapteach.explain.ap_trace import TRACE_HEADERS, explain_table, trace_ap
-from mapteach.i18n import language, tr, widget_language
+from mapteach.i18n import N_, language, tr, widget_language
 
-__all__ = ["TraceView", "show_trace", "trace_html"]
+__all__ = ["FOOTER_WITH_CUTOFF", "SHOWN_COLUMNS", "TraceView", "show_trace", "trace_html"]
 
 _CELL = "padding:2px 8px;text-align:right;font-variant-numeric:tabular-nums;"
 _HIT = "background:#dff3ee;"
@@ -22,7 +22,17 @@ _CUT = "color:#9aa1ab;"
 
 #: The trace columns the HTML table shows a header for, in order (``fraction`` is shown
 #: inside the ``precision`` cell); each header is ``TRACE_HEADERS[key]``, translated.
-_SHOWN = ("rank", "relevant", "hits", "precision", "contribution", "running_sum", "running_ap")
+SHOWN_COLUMNS = (
+    "rank",
+    "relevant",
+    "hits",
+    "precision",
+    "contribution",
+    "running_sum",
+    "running_ap",
+)
+#: The table's footer under a cutoff (without one it is ``R = {r}``, in every language).
+FOOTER_WITH_CUTOFF = N_("R = {r}, cutoff k = {k}")
 
 
 def trace_html(table: pd.DataFrame, *, caption: str = "", lang: str | None = None) -> str:
@@ -52,7 +62,8 @@ def trace_html(table: pd.DataFrame, *, caption: str = "", lang: str | None = Non
     2
     """
     head = "".join(
-        f'<th style="{_CELL}">{escape(tr(TRACE_HEADERS[key], lang=lang))}</th>' for key in _SHOWN
+        f'<th style="{_CELL}">{escape(tr(TRACE_HEADERS[key], lang=lang))}</th>'
+        for key in SHOWN_COLUMNS
     )
     rows = []
     cutoff = table.attrs.get("k")
@@ -74,7 +85,7 @@ def trace_html(table: pd.DataFrame, *, caption: str = "", lang: str | None = Non
             + "</tr>"
         )
     r = table.attrs.get("n_relevant", 0)
-    foot = f"R = {r}" if cutoff is None else tr("R = {r}, cutoff k = {k}", lang=lang, r=r, k=cutoff)
+    foot = f"R = {r}" if cutoff is None else tr(FOOTER_WITH_CUTOFF, lang=lang, r=r, k=cutoff)
     title = (
         '<caption style="caption-side:top;text-align:left;padding:2px 0;">'
         f"{escape(caption)}</caption>"

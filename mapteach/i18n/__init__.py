@@ -195,6 +195,50 @@ def N_(message: str, /) -> str:  # noqa: N802 (gettext's name for the marker)
     return message
 
 
+def plural_message(singular: str, plural: str, /) -> tuple[str, str]:
+    """Mark a plural message for the catalogue without translating it yet: ``N_`` for
+    :func:`ngettext`.
+
+    For a pair stored at import time and shown later with ``ngettext(*pair, n)``, or
+    handed to a browser whole by :func:`plural_forms`.
+
+    >>> plural_message("{n} relevant result", "{n} relevant results")
+    ('{n} relevant result', '{n} relevant results')
+    """
+    return singular, plural
+
+
+def plural_forms(singular: str, plural: str, /, *, lang: str | None = None) -> dict[str, str]:
+    """The forms of a plural message in the current language (or ``lang``), unfilled.
+
+    ``"one"`` is what :func:`ngettext` takes for a count of 1, ``"other"`` for every
+    other count (English's rule; Chinese has one form, so both are the same). For code
+    outside Python, such as a widget's JavaScript, that fills the placeholders itself.
+
+    Parameters
+    ----------
+    singular, plural : str
+        The English forms; the pair is the message's id in the catalogue.
+    lang : {"en", "zh"}, optional
+        Speak this language instead of the current one.
+
+    Returns
+    -------
+    dict of str to str
+        ``{"one": ..., "other": ...}``, with their ``{placeholders}`` left in.
+
+    Examples
+    --------
+    >>> plural_forms("{n} relevant result", "{n} relevant results")
+    {'one': '{n} relevant result', 'other': '{n} relevant results'}
+    """
+    catalogue = _catalogue(_current[0] if lang is None else check_language(lang))
+    return {
+        "one": catalogue.ngettext(singular, plural, 1),
+        "other": catalogue.ngettext(singular, plural, 2),
+    }
+
+
 #: The ``lang`` attribute of a widget's HTML root, per language: the browser picks the
 #: glyphs of the right script variant (Simplified Chinese) and screen readers the voice.
 HTML_LANG = {"en": "en", "zh": "zh-Hans"}
@@ -229,6 +273,8 @@ __all__ = [
     "get_language",
     "language",
     "ngettext",
+    "plural_forms",
+    "plural_message",
     "set_language",
     "tr",
     "widget_language",

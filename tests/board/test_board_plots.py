@@ -1,4 +1,4 @@
-"""The board's live figures: the legend lists what is drawn and never covers a curve."""
+"""The board's still picture (its fallback without scripts): the legend covers no curve."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def assert_legend_clear(figure: BoardFigure) -> None:
 @pytest.mark.parametrize("name", [name for name, _ in PRESETS])
 def test_the_legend_covers_no_curve_at_k_20_interpolated(name, lang):
     example = get_example(name)
-    figure = BoardFigure(live=False, lang=lang)
+    figure = BoardFigure(lang=lang)
     figure.update(example.labels, n_relevant=example.n_relevant, k=20, interpolated=True)
     assert_legend_clear(figure)
 
@@ -43,6 +43,6 @@ def test_the_legend_covers_no_curve_at_k_20_interpolated(name, lang):
     interpolated=st.booleans(),
 )
 def test_the_legend_covers_no_curve_on_any_list(labels, unretrieved, k, interpolated):
-    figure = BoardFigure(live=False)
+    figure = BoardFigure()
     figure.update(labels, n_relevant=sum(labels) + unretrieved, k=k, interpolated=interpolated)
     assert_legend_clear(figure)

@@ -19,4 +19,4 @@ def test_the_printout_says_k_all_for_the_whole_list(lang):
     for k, head in ((0, whole), (3, cut), (0, whole)):  # typed 0, then 3, then 0 again
         board.ranking.k = k
         assert readout.text.splitlines()[0] == head
-        assert "None" not in readout.text and "None" not in readout.value
+        assert "None" not in readout.text and "None" not in readout.html

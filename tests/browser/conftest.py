@@ -33,8 +33,7 @@ def voila_url(workdir: Path) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
-def browser():
-    harness.require_browser()
-    with harness.chromium() as chromium:
-        yield chromium
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """The module's Chromium (``tests/conftest.py``: one Playwright session at a time)."""
+    return chromium

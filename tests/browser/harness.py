@@ -35,17 +35,6 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 TOKEN = "mapteach-browser-tests"
 VIEWPORT = {"width": 1400, "height": 1000}
 
-#: Records when the page paints into a canvas (ipympl draws each update with drawImage).
-COUNT_CANVAS_PAINTS = """
-window.__paints = [];
-const original = CanvasRenderingContext2D.prototype.drawImage;
-CanvasRenderingContext2D.prototype.drawImage = function (...args) {
-  window.__paints.push(performance.now());
-  return original.apply(this, args);
-};
-"""
-
-
 #: True once the current notebook's kernel is idle.
 KERNEL_IDLE = """() => {
   const kernel = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
@@ -248,7 +237,6 @@ def open_notebook(browser, lab_url: str, name: str, workspace: str | None = None
     """
     is_context = not hasattr(browser, "new_context")  # a context's pages take its viewport
     page = browser.new_page() if is_context else browser.new_page(viewport=VIEWPORT)
-    page.add_init_script(COUNT_CANVAS_PAINTS)
     where = f"workspaces/{workspace}/" if workspace else ""
     page.goto(f"{lab_url}/lab/{where}tree/notebooks/{name}?token={TOKEN}&reset")
     page.wait_for_function(KERNEL_IDLE, timeout=60_000)

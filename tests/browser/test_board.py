@@ -1,15 +1,20 @@
 """The ranking board used the way a learner uses it: real drags, keys and clicks.
 
 After every action the test reads the list on screen, computes AP with
-mapteach.average_precision, and waits until the readout's data-value equals it and
-the kernel-rendered trace table shows the same value.
+mapteach.average_precision and the curve with mapteach.metrics.curves.curve_arrays,
+and waits until the readout's data-value, the trace table's caption and the two
+plots' data-points (drawn by the board itself, in the browser) equal them exactly.
 """
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pytest
 
-from mapteach import average_precision, get_example, tr
+from mapteach import average_precision, get_example, mean_average_precision, tr
+from mapteach.metrics.curves import curve_arrays
 from tests.browser.harness import open_notebook
 
 pytestmark = pytest.mark.browser
@@ -54,22 +59,62 @@ def wait_for_value(page, locator, expected: float) -> None:
     )
 
 
+def expected_plots(state: dict) -> dict[str, list]:
+    """What the plots must draw for ``state``: the PR curve's points from recall 0 (up to
+    the cutoff) and P@k at every rank, computed here with mapteach's curve arrays."""
+    y = np.array(state["labels"], dtype=bool)
+    recall, precision = curve_arrays(y, int(y.sum()) + state["unretrieved"])
+    shown = y.size if not state["cutoff"] else min(state["cutoff"], y.size)
+    start = float(precision[0]) if shown else 0.0
+    points = [[float(r), float(p)] for r, p in zip(recall[:shown], precision[:shown], strict=True)]
+    return {"pr-curve": [[0.0, start], *points], "pk-bars": precision.tolist()}
+
+
+def drawn(board, testid: str) -> int:
+    """How many times the plot ``testid`` has been painted."""
+    return int(board.locator(f"[data-testid={testid}]").get_attribute("data-drawn") or 0)
+
+
+def wait_for_plots(page, board, state: dict) -> None:
+    """Wait until both plots show what Python computes for ``state``, exactly."""
+    for testid, points in expected_plots(state).items():
+        page.wait_for_function(
+            "([svg, points]) => svg.dataset.points === JSON.stringify(points)",
+            arg=[board.locator(f"[data-testid={testid}]").element_handle(), points],
+            timeout=15_000,
+        )
+        got = board.locator(f"[data-testid={testid}]").get_attribute("data-points") or ""
+        assert json.loads(got) == points  # the same doubles, not only the same text
+
+
 def assert_readout_matches(page, board) -> dict:
-    """The readout shows AP of the list on screen, and the kernel's trace agrees."""
+    """The readout, the trace table and both plots show the list on screen."""
     state = read(board)
     expected = expected_ap(state)
     wait_for_value(page, board.locator("[data-testid=ap-value]"), expected)
-    page.wait_for_function(  # the trace table is rendered by the kernel
-        "(v) => document.querySelector('[data-testid=trace-table] caption')"
+    page.wait_for_function(
+        "([root, v]) => root.querySelector('[data-testid=trace-table] caption')"
         "?.textContent.endsWith(v)",
-        arg=f"= {expected:.4f}",
+        arg=[board.element_handle(), f"= {expected:.4f}"],
         timeout=15_000,
     )
+    if board.locator("[data-testid=pr-curve]").count():
+        wait_for_plots(page, board, state)
+        name = f"AP@{state['cutoff']}" if state["cutoff"] else "AP"
+        r = sum(state["labels"]) + state["unretrieved"]
+        text = board.locator("[data-testid=pr-curve-text]").text_content() or ""
+        assert f"R = {r}" in text and f"{name} = {expected:.4f}" in text
     return state
 
 
-def wait_for_repaint(page, before: int) -> None:
-    page.wait_for_function("(n) => window.__paints.length > n", arg=before, timeout=15_000)
+def wait_for_repaint(page, board, before: int) -> None:
+    """Wait until both plots have been painted since they had been ``before`` times."""
+    page.wait_for_function(
+        "([root, n]) => ['pr-curve', 'pk-bars'].every((id) => "
+        "Number(root.querySelector(`[data-testid=${id}]`).dataset.drawn) > n)",
+        arg=[board.element_handle(), before],
+        timeout=15_000,
+    )
 
 
 def wait_for_order(page, board, docs: list[str]) -> None:
@@ -101,23 +146,27 @@ def test_playground_in_jupyterlab(browser, lab_url):
     state = assert_readout_matches(page, board)
     assert state["docs"] == [f"d{i}" for i in range(1, 9)]
     assert state["labels"] == [1, 0, 1, 1, 0, 0, 0, 0]  # article 003, query A
-    page.wait_for_function("() => window.__paints.length > 0", timeout=30_000)
 
     # a real mouse drag: the relevant result at rank 4 onto the top of rank 1
-    paints = page.evaluate("window.__paints.length")
+    paints = drawn(board, "pr-curve")
+    bars_text = board.locator("[data-testid=pk-bars-text]").text_content()
     items.nth(3).drag_to(items.nth(0), target_position={"x": 30, "y": 3})
     state = assert_readout_matches(page, board)
     assert state["docs"][:4] == ["d4", "d1", "d2", "d3"]
     assert state["labels"] == [1, 1, 0, 1, 0, 0, 0, 0]
-    wait_for_repaint(page, paints)
+    wait_for_repaint(page, board, paints)
+    assert board.locator("[data-testid=pk-bars-text]").text_content() != bars_text
+    assert "P@2 = 1.0000 (relevant)" in (board.locator("[data-testid=pk-bars-text]").text_content())
 
     # a keyboard move: focus d3 (now rank 4), Alt+ArrowUp; focus follows the item
+    paints = drawn(board, "pr-curve")
     board.locator('[data-doc="d3"]').focus()
     page.keyboard.press("Alt+ArrowUp")
     state = assert_readout_matches(page, board)
     assert state["docs"][:4] == ["d4", "d1", "d3", "d2"]
     assert state["focused"] == "d3"
     assert board.locator("[data-testid=announcer]").inner_text().startswith("Moved doc 3 to rank 3")
+    wait_for_repaint(page, board, paints)
 
     # a click toggles relevance, and Space toggles it back
     board.locator('[data-doc="d2"]').click()
@@ -133,13 +182,14 @@ def test_playground_in_jupyterlab(browser, lab_url):
     state = assert_readout_matches(page, board)
     assert state["unretrieved"] == 2
 
-    # the cutoff control: AP@3
-    paints = page.evaluate("window.__paints.length")
+    # the cutoff control: AP@3, and its line on the P@k bars
+    paints = drawn(board, "pr-curve")
     board.locator("[data-testid=cutoff-input]").fill("3")
     board.locator("[data-testid=cutoff-input]").press("Tab")
     state = assert_readout_matches(page, board)
     assert board.locator("[data-testid=ap-value]").inner_text().startswith("AP@3 = ")
-    wait_for_repaint(page, paints)
+    wait_for_repaint(page, board, paints)
+    assert board.locator("[data-testid=pk-bars] [data-role=cutoff]").count() == 1
 
     # a preset: article 001's late-relevant list, whose AP the article misprinted as 0.48
     board.locator("[data-testid=preset-select]").select_option("001_legal_late")
@@ -163,12 +213,7 @@ def test_playground_in_jupyterlab(browser, lab_url):
     ]
     assert states[2]["docs"][0] == "d8"
     wait_for_value(page, query_c.locator("[data-testid=ap-value]"), expected_ap(states[2]))
-    aps = [expected_ap(state) for state in states]
-    page.wait_for_function(
-        "(v) => Math.abs(Number(document.querySelector('[data-testid=map-value]')"
-        ".dataset.value) - v) < 1e-12",
-        arg=sum(aps) / 3,
-    )
+    assert_map_board_matches(page, states)
 
     # the inverse exercise: move relevant d7, d8, d9 to ranks 2, 4, 5 by keyboard, then Check
     task = page.locator(
@@ -249,6 +294,24 @@ def test_enter_commits_reset_restores_and_nothing_overlaps(browser, lab_url):
     wait_for_order(page, board, original)
     wait_for_value(page, readout, preset.ap)
     page.close()
+
+
+def assert_map_board_matches(page, states: list[dict]) -> None:
+    """MAP and the AP bars show the lists on screen, as mapteach computes them."""
+    rankings = [state["labels"] for state in states]
+    totals = [sum(state["labels"]) + state["unretrieved"] for state in states]
+    expected = mean_average_precision(rankings, n_relevant=totals)
+    wait_for_value(page, page.locator("[data-testid=map-value]"), expected)
+    aps = [expected_ap(state) for state in states]
+    bars = page.locator("[data-testid=ap-bars]")
+    page.wait_for_function(
+        "([svg, points]) => svg.dataset.points === JSON.stringify(points)",
+        arg=[bars.element_handle(), aps],
+        timeout=15_000,
+    )
+    assert json.loads(bars.get_attribute("data-points") or "") == aps
+    text = page.locator("[data-testid=ap-bars-text]").text_content() or ""
+    assert text.endswith(f"MAP = {expected:.4f}.")
 
 
 #: The top of each board's list, in page coordinates.
@@ -338,9 +401,11 @@ def test_playground_in_voila(browser, voila_url):
     state = assert_readout_matches(page, board)
     wait_for_printout(page, "board", expected_ap(state), state["labels"])
 
+    paints = drawn(board, "pr-curve")
     items.nth(2).drag_to(items.nth(0), target_position={"x": 30, "y": 3})
-    state = assert_readout_matches(page, board)
+    state = assert_readout_matches(page, board)  # the plots too: the board draws in Voila
     assert state["docs"][:3] == ["d3", "d1", "d2"]
+    wait_for_repaint(page, board, paints)
     # the printout under the board says the same, not what it said when the notebook ran
     wait_for_printout(page, "board", expected_ap(state), state["labels"])
     printout = page.locator("[data-testid=live-readout][data-kind=board]")
@@ -364,6 +429,7 @@ def test_playground_in_voila(browser, voila_url):
     ]
     assert states[2]["docs"][0] == "d8"
     aps = [expected_ap(state) for state in states]
+    assert_map_board_matches(page, states)
     wait_for_printout(page, "map", sum(aps) / 3, states[2]["labels"])
     lines = page.locator("[data-testid=live-readout][data-kind=map] [data-testid=live-ap]")
     assert [float(v) for v in lines.evaluate_all("(els) => els.map((e) => e.dataset.value)")] == aps

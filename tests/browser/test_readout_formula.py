@@ -1,17 +1,18 @@
-"""The board's browser-side readout equals mapteach.average_precision to the last bit."""
+"""The board's browser-side readout equals mapteach.average_precision to the last bit.
+
+The module the widget loads (its bundled ``_esm``, board_math.js first) is imported as
+it is, and its ``averagePrecision`` (which the readout shows) is compared with Python's.
+"""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from mapteach import average_precision
+from mapteach.board import RankingList
 
 pytestmark = pytest.mark.browser
-
-SOURCE = Path(__file__).resolve().parents[2] / "mapteach" / "board" / "static" / "ranking_list.js"
 
 
 def test_browser_formula_is_bit_identical(browser):
@@ -29,7 +30,7 @@ def test_browser_formula_is_bit_identical(browser):
           const module = await import('data:text/javascript,' + encodeURIComponent(source));
           return cases.map(([labels, r, k]) => module.averagePrecision(labels, r, k));
         }""",
-        [SOURCE.read_text(), cases],
+        [RankingList._esm, cases],
     )
     page.close()
     expected = [average_precision(y, n_relevant=r, k=k or None) for y, r, k in cases]

@@ -1,9 +1,9 @@
 """The Chinese playground in JupyterLab, used as a Chinese-speaking learner uses it.
 
-notebooks/zh/06_playground.ipynb runs in a fresh kernel; the board's labels and
-announcements are Chinese, a real drag changes AP exactly as
-mapteach.average_precision computes it, and a known misconception's feedback
-arrives in Chinese, worded as the catalogue words it.
+notebooks/zh/06_playground.ipynb runs in a fresh kernel; the board's labels,
+announcements and plots (titles, axes, legends, text alternatives) are Chinese, a real
+drag changes AP and the plots exactly as mapteach computes them, and a known
+misconception's feedback arrives in Chinese, worded as the catalogue words it.
 """
 
 from __future__ import annotations
@@ -36,6 +36,14 @@ def test_chinese_playground_in_jupyterlab(browser, lab_url):
         "(nodes) => nodes.map((node) => node.textContent.trim())"
     )
     assert texts and all(CJK.search(text) for text in texts), texts
+
+    # and so do the plots: titles, axis labels, legends and text alternatives
+    plotted = board.locator(
+        ".mt-plot-title, .mt-legend li, [data-testid=pr-curve-text], [data-testid=pk-bars-text]"
+    ).all_text_contents()
+    assert len(plotted) >= 6 and all(CJK.search(text) for text in plotted), plotted
+    axes = board.locator("[data-testid=pr-curve] text").all_text_contents()
+    assert tr("recall", lang="zh") in axes and tr("precision", lang="zh") in axes
 
     # a real drag: rank 4 onto rank 1; AP follows, as average_precision computes it
     before = average_precision(state["labels"])

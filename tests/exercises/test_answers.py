@@ -97,6 +97,7 @@ UNREADABLE = [
         'Could not read "三分之二" as a number: type its numbers in digits, such as 3分之2',
     ),
     ("0." + "5" * 250, '"0.' + "5" * 37 + '…" is too long to be a number: 252 characters'),
+    ("9" * 150 + "e200", 'Could not read "' + "9" * 39 + '…" as a number'),  # beyond floats
 ]
 
 

@@ -1,10 +1,13 @@
 """Arrangement exercises: results move but never change relevance, the readout follows every
-move, Reset brings back the start, and Check says what is still wrong in the learner's terms."""
+move (the readout of every order written once, for the browser to show as the board moves;
+the kernel only clears the verdict), Reset brings back the start, and Check says what is
+still wrong in the learner's terms."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 
 import pytest
 import traitlets
@@ -12,6 +15,7 @@ import traitlets
 from mapteach.board.list_widget import RankingError
 from mapteach.classroom import forget_learner
 from mapteach.exercises import ArrangeExercise
+from mapteach.exercises import arrange_widget as arrange_widget_module
 from mapteach.i18n import language
 from tests.reference import reference_ap
 
@@ -59,6 +63,49 @@ def test_the_readout_shows_every_target_on_the_order_shown_after_every_move():
         expected += f" · P@5 = {p5:.4f} (target 0.6)" + (" ✓" if p5 == 0.6 else "")
         assert task.readout == expected
     assert task.readout.endswith("(target 0.6) ✓") and task.readout.count("✓") == 2
+
+
+def expected_readout(labels: list[int]) -> str:
+    """The readout of notebook 06's AP = 0.5 and P@5 = 0.6 task, from the reference AP."""
+    ap, p5 = reference_ap(labels), precision_at(labels, 5)
+    return (
+        f"AP = {ap:.4f} (target 0.5)"
+        + (" ✓" if ap == 0.5 else "")
+        + f" · P@5 = {p5:.4f} (target 0.6)"
+        + (" ✓" if p5 == 0.6 else "")
+    )
+
+
+def test_the_readout_of_every_order_is_written_once_for_the_browser():
+    task = arrange()
+    orders = [list(labels) for labels in itertools.product([0, 1], repeat=10) if sum(labels) == 4]
+    assert len(task.readouts) == len(orders) == math.comb(10, 4)
+    for labels in orders:
+        assert task.readouts["".join(map(str, labels))] == expected_readout(labels)
+
+
+def test_a_move_clears_the_verdict_and_computes_nothing(monkeypatch):
+    task = arrange()
+    put(task, [1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    task.check_request += 1
+    assert task.status == "incorrect"
+
+    def no_measure(*args, **kwargs):
+        raise AssertionError("the kernel measured the order on a move")
+
+    monkeypatch.setattr(task, "report", no_measure)
+    monkeypatch.setattr(task, "_scores", no_measure)
+    labels = [1, 0, 1, 0, 0, 0, 1, 0, 0, 1]
+    put(task, labels)  # one message from the browser per move
+    assert (task.status, task.feedback) == ("empty", "")
+    assert task.readout == expected_readout(labels)
+
+
+def test_an_exercise_with_too_many_orders_is_refused(monkeypatch):
+    monkeypatch.setattr(arrange_widget_module, "MOST_ARRANGEMENTS", 10)
+    with pytest.raises(ValueError, match="6 results, 2 relevant, has 15 arrangements"):
+        ArrangeExercise("AP = 1", {"AP": 1.0}, 6, 2)
+    assert len(ArrangeExercise("AP = 1", {"AP": 1.0}, 5, 2).readouts) == 10
 
 
 def test_reset_brings_back_the_starting_order_and_clears_the_verdict():

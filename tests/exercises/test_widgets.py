@@ -1,15 +1,14 @@
 """Exercise widgets: the verdict follows the answer on screen, answering in code does what
 the Check button does (and records the same), formulas render as MathML, and every id on a
-page is unique however many exercises it holds."""
+page is unique however many exercises it holds. The view (``static/exercise.js``, the
+bundle JupyterLab loads) runs in Chromium on models that keep anywidget's contract: an
+arrangement's readout follows its board there, with nothing sent to the kernel."""
 
 from __future__ import annotations
 
 import json
 import math
 import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 import traitlets
@@ -18,13 +17,15 @@ from hypothesis import strategies as st
 
 from mapteach.classroom import forget_learner
 from mapteach.exercises import ArrangeExercise, ChoiceExercise, NumberExercise
+from mapteach.exercises.answer_table import answer_table
+from mapteach.exercises.arrange_widget import arrangement_key
 from mapteach.exercises.math_markup import MathMarkupError
-from mapteach.exercises.widgets import UNRECORDED, feedback_html
+from mapteach.exercises.widgets import UNRECORDED, Exercise, feedback_html
 from mapteach.explain.ap_trace import explain_ap
 from mapteach.metrics import average_precision
+from mapteach.offline import as_classic
+from tests.reference import reference_ap
 
-STATIC = Path(__file__).parents[2] / "mapteach" / "exercises" / "static"
-FAKE_DOM = Path(__file__).with_name("fake_dom.mjs")
 HALVED = ("halved", 0.25, "You halved it.")
 
 
@@ -49,6 +50,11 @@ def progress(tmp_path, monkeypatch):
 
 def without_time(records: list[dict[str, str]]) -> list[dict[str, str]]:
     return [{key: value for key, value in r.items() if key != "time"} for r in records]
+
+
+def static_part(html: str) -> str:
+    """What an exercise's fallback shows where nothing runs (beside its state as JSON)."""
+    return html.split('<div class="mapteach-offline-static">', 1)[1]
 
 
 # ------------------------------------------------------------- the verdict on screen
@@ -195,8 +201,38 @@ def test_the_static_text_and_the_repr_say_to_submit():
 
 def test_the_static_text_speaks_the_exercises_language():
     data, _ = number(lang="zh")._repr_mimebundle_()
-    assert re.search(r"[\u4e00-\u9fff]", data["text/html"].split("<details>")[0])
+    assert re.search(r"[\u4e00-\u9fff]", static_part(data["text/html"]).split("<details>")[0])
     assert "exercise.submit(your_answer)" in data["text/html"]
+
+
+def live_state(html: str) -> dict:
+    """The state a page without a kernel runs an exercise's fallback with."""
+    found = re.search(r"<script type=\"application/json\" data-mapteach-state>(.*?)</script>", html)
+    assert found, html[:200]
+    return json.loads(found[1])
+
+
+def test_the_fallback_carries_the_state_and_answer_table_a_page_runs_live():
+    for exercise in three_exercises():
+        html = exercise._repr_mimebundle_()[0]["text/html"]
+        assert html.startswith('<div class="mapteach-offline" data-module="exercise" lang="en">')
+        assert html == exercise._repr_mimebundle_()[0]["text/html"]  # nbval compares it
+        state = live_state(html)
+        model = state["model"]
+        assert state["module"] == "exercise" and model["kind"] == exercise.kind
+        assert model["answer_table"] == json.loads(json.dumps(answer_table(exercise)))
+        assert (model["prompt"], model["solution"]) == (exercise.prompt, exercise.solution)
+        assert "_esm" not in model and "layout" not in model
+        assert 'class="mapteach-exercise-static"' in static_part(html)
+    arrange = three_exercises()[2]
+    state = live_state(arrange._repr_mimebundle_()[0]["text/html"])
+    assert state["model"]["board"] == "IPY_MODEL_c0"
+    assert state["children"]["c0"]["module"] == arrange.board.offline_module
+    assert state["children"]["c0"]["model"]["items"] == arrange.board.items
+    assert (
+        live_state(number(lang="zh")._repr_mimebundle_()[0]["text/html"])["model"]["texts"]["lang"]
+        == "zh-Hans"
+    )
 
 
 # ------------------------------------------------------------------------ math
@@ -207,8 +243,8 @@ def test_a_solution_in_tex_is_shown_as_mathml_everywhere():
     markdown = explain_ap(top, n_relevant=5).markdown
     assert "$$" in markdown and "\\frac" in markdown  # what the learner saw as text
     exercise = NumberExercise("R = 5?", average_precision(top, n_relevant=5), [], markdown)
-    static, _ = exercise._repr_mimebundle_()
-    for shown in (exercise.solution, static["text/html"]):
+    static = static_part(exercise._repr_mimebundle_()[0]["text/html"])
+    for shown in (exercise.solution, static):
         assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in shown
         assert "$" not in shown and "\\frac" not in shown and "\\mathrm" not in shown
     assert shown.count("<mfrac>") == markdown.count("\\frac")
@@ -271,23 +307,114 @@ def test_the_static_pages_of_three_exercises_share_no_id():
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
-def test_the_views_of_three_exercises_share_no_id():
-    states = []
-    for exercise in three_exercises():
-        state = exercise.get_state()
-        state.pop("_esm", None), state.pop("_css", None)
-        states.append(state)
-    states[0].update(status="unreadable", feedback_html="Type <math></math>")
-    done = subprocess.run(
-        ["node", str(FAKE_DOM), str(STATIC / "exercise.js")],
-        input=json.dumps(states),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
+#: Renders exercise views on models that keep anywidget's contract (``get``, ``set`` firing
+#: ``change:name``, ``save_changes``, ``on``/``off``, ``widget_manager``); every board is
+#: one model, shown by a stand-in view. ``window.views`` holds each model, its board and
+#: its host; ``window.saved`` the names each exercise sent to the kernel.
+VIEW_HARNESS = """
+class Model {
+  constructor(attributes, key) {
+    Object.assign(this, { attributes: { ...attributes }, key, handlers: {}, pending: [] });
+    this.widget_manager = window.manager;
+  }
+  get(name) { return this.attributes[name]; }
+  set(name, value) {
+    this.attributes[name] = value;
+    this.pending.push(name);
+    for (const handler of this.handlers[`change:${name}`] ?? []) handler(this, value);
+  }
+  save_changes() { (window.saved[this.key] ??= []).push(...this.pending.splice(0)); }
+  on(events, handler) {
+    for (const event of events.split(" ")) (this.handlers[event] ??= []).push(handler);
+  }
+  off(events, handler) {
+    for (const event of events.split(" ")) {
+      this.handlers[event] = (this.handlers[event] ?? []).filter((h) => h !== handler);
+    }
+  }
+}
+window.saved = {};
+window.boards = {};
+window.manager = {
+  get_model: async (id) => window.boards[id],
+  create_view: async (board) => {
+    const el = document.createElement("div");
+    el.dataset.testid = "ranking-board";
+    return { el, remove() { el.remove(); } };
+  },
+};
+window.showViews = async (states) => {
+  window.views = [];
+  for (const [index, state] of states.entries()) {
+    if (state.board) {
+      const id = state.board.slice("IPY_MODEL_".length);
+      window.boards[id] = new Model({ items: state.board_items }, id);
+    }
+    const model = new Model(state, `exercise${index}`);
+    const host = document.createElement("div");
+    document.body.append(host);
+    window.mapteachModules.exercise.default.render({ model, el: host });
+    window.views.push({ model, host });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 0));
+};
+"""
+
+#: What each view shows: its ids, the ids it refers to, its hooks and what they hold.
+READ_VIEWS = """() => window.views.map(({ host }) => {
+  const nodes = [...host.querySelectorAll("*")];
+  const hook = (id) => host.querySelector(`[data-testid=${id}]`);
+  return {
+    ids: nodes.map((n) => n.id).filter(Boolean),
+    controls: nodes.map((n) => n.getAttribute("aria-controls")).filter(Boolean),
+    radio_names: [...new Set([...host.querySelectorAll("input[type=radio]")].map((n) => n.name))],
+    testids: nodes.map((n) => n.dataset.testid).filter(Boolean),
+    feedback_html: hook("feedback").innerHTML,
+    feedback_status: hook("feedback").dataset.status,
+    readout: hook("arrange-readout")?.textContent ?? null,
+    help: hook("arrange-help")?.textContent ?? null,
+  };
+})"""
+
+
+def view_state(exercise: Exercise) -> dict:
+    """The exercise's state as the kernel sends it, with its board's items (if it has one)."""
+    state = exercise.get_state()
+    state.pop("_esm", None), state.pop("_css", None)
+    board = getattr(exercise, "board", None)
+    return {**state, "board_items": board.items if board is not None else None}
+
+
+@pytest.fixture(scope="module")
+def view_page(chromium):
+    """A page with the exercise view as JupyterLab loads it (its ``_esm`` bundle)."""
+    context = chromium.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    view = as_classic(str(Exercise._esm), "exercise")
+    page.set_content(f"<!DOCTYPE html><html><head><script>{view}</script></head><body></body>")
+    page.add_script_tag(content=VIEW_HARNESS)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def show_views(page, exercises: list[Exercise], **changes) -> list[dict]:
+    states = [view_state(exercise) for exercise in exercises]
+    states[0].update(changes)
+    page.evaluate("document.body.replaceChildren(); window.saved = {}")
+    page.evaluate("(states) => window.showViews(states)", states)
+    views: list[dict] = page.evaluate(READ_VIEWS)
+    return views
+
+
+@pytest.mark.browser
+def test_the_views_of_three_exercises_share_no_id(view_page):
+    exercises = three_exercises()
+    views = show_views(
+        view_page, exercises, status="unreadable", feedback_html="Type <math></math>"
     )
-    views = json.loads(done.stdout)
     ids = [i for view in views for i in view["ids"]]
     assert len(ids) == len(set(ids)) == 3  # one solution panel each, unique on the page
     for view in views:
@@ -300,9 +427,34 @@ def test_the_views_of_three_exercises_share_no_id():
         "Type <math></math>",
     )
     arrange = views[2]
-    assert {"arrange-help", "arrange-readout", "arrange-reset"} <= set(arrange["testids"])
-    assert arrange["readout"] == states[2]["readout"] and "AP = " in arrange["readout"]
-    assert arrange["help"].startswith("Drag a result") and arrange["reset_counted"]
+    assert {"arrange-help", "arrange-readout", "arrange-reset", "ranking-board"} <= set(
+        arrange["testids"]
+    )
+    assert arrange["readout"] == exercises[2].readout and "AP = " in arrange["readout"]
+    assert arrange["help"].startswith("Drag a result")
+    view_page.locator("[data-testid=arrange-reset]").click()
+    assert view_page.evaluate("window.saved.exercise2") == ["reset_request"]
+
+
+@pytest.mark.browser
+def test_the_readout_follows_the_board_in_the_browser_alone(view_page):
+    task = ArrangeExercise("AP = 0.5", {"AP": 0.5, "P@2": 0.5}, 6, 2)
+    show_views(view_page, [task])
+    relevant = [item for item in task.board.items if item["relevant"]]
+    other = [item for item in task.board.items if not item["relevant"]]
+    for labels in ([1, 0, 0, 0, 0, 1], [0, 1, 1, 0, 0, 0], [1, 1, 0, 0, 0, 0]):
+        mine, theirs = iter(relevant), iter(other)
+        items = [next(mine) if label else next(theirs) for label in labels]
+        view_page.evaluate(  # as a drag sets the board's items
+            "(items) => window.boards[Object.keys(window.boards).at(-1)].set('items', items)",
+            items,
+        )
+        shown = view_page.locator("[data-testid=arrange-readout]").inner_text()
+        ap, p2 = reference_ap(labels), sum(labels[:2]) / 2
+        expected = f"AP = {ap:.4f} (target 0.5)" + (" ✓" if ap == 0.5 else "")
+        expected += f" · P@2 = {p2:.4f} (target 0.5)" + (" ✓" if p2 == 0.5 else "")
+        assert shown == expected == task.readouts[arrangement_key(labels)]
+    assert view_page.evaluate("window.saved") == {}  # nothing sent to the kernel
 
 
 # ---------------------------------------------- the exercise's check, as properties

@@ -24,6 +24,7 @@ from mapteach.judging.judging_board import GradeError, JudgingBoard
 
 PACKAGE = Path(__file__).resolve().parents[2] / "mapteach"
 HAN = re.compile(r"[\u4e00-\u9fff]")
+CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
 
 
 def chinese(text: str) -> bool:
@@ -37,10 +38,48 @@ def english(texts: dict[str, str]) -> dict[str, str]:
     return shown
 
 
+#: A word of English: two letters or more, other than a measure's name (AP, MAP, P@k),
+#: which both editions write alike; placeholders are removed first.
+ENGLISH_WORD = re.compile(r"\b(?!(?:AP|MAP)\b)[A-Za-z]{2,}\b")
+PLACEHOLDER = re.compile(r"\{\w+\}")
+#: ASCII punctuation right after a Han character, where Chinese writes ，；：
+ASCII_AFTER_HAN = re.compile(r"[\u4e00-\u9fff][,;:]")
+
+
+def reads_as_chinese(text: str) -> bool:
+    """A Han character, or Chinese punctuation and no English word (the list separator
+    ``、``, ``{name}：AP = {value}``); and no ASCII comma, semicolon or colon after a Han
+    character ("（召回率, 精确率）" is "（召回率，精确率）")."""
+    if ASCII_AFTER_HAN.search(text):
+        return False
+    bare = PLACEHOLDER.sub("", text)
+    return chinese(text) or bool(CJK_PUNCTUATION.search(bare) and not ENGLISH_WORD.search(bare))
+
+
 def all_chinese(texts: dict[str, str]) -> None:
+    """Every text but the language code reads as Chinese (:func:`reads_as_chinese`)."""
     shown = {key: value for key, value in texts.items() if key != "lang"}
-    assert shown and all(chinese(value) for value in shown.values()), shown
+    assert shown and all(map(reads_as_chinese, shown.values())), {
+        key: value for key, value in shown.items() if not reads_as_chinese(value)
+    }
     assert texts["lang"] == "zh-Hans"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("、", True),
+        ("{name}：AP = {value}", True),
+        ("面板上的标签：{labels}", True),
+        ("Moved {title} to rank {rank}。", False),
+        ("Rank {rank}：{title}, relevant", False),
+        ("{name}: AP = {value}", False),
+        ("逐个排名的点（召回率, 精确率）", False),
+        ("逐个排名的点（召回率，精确率）", True),
+    ],
+)
+def test_what_reads_as_chinese(text, verdict):
+    assert reads_as_chinese(text) is verdict
 
 
 # ------------------------------------------------------------------ the texts sent to JS
@@ -107,7 +146,7 @@ def test_a_drag_from_the_browser_keeps_the_boards_language():
     ranking.set_state({"items": [items[2], *items[:2], *items[3:]]})  # as a drag arrives
     assert ranking.heading == tr("{name} (edited)", lang="zh", name=title)
     assert ranking.heading != f"{title} (edited)"
-    assert f">{tr('rank', lang='zh')}</th>" in board.trace.value
+    assert f">{tr('rank', lang='zh')}</th>" in board.static_html()
     with pytest.raises(RankingError) as caught:
         ranking.set_state({"k": -1})
     assert chinese(str(caught.value))
@@ -119,19 +158,22 @@ def test_a_chinese_board_keeps_its_language_under_an_english_session_and_back():
     with language("zh"):
         board = RankingBoard([1, 0, 1])
     board.ranking.move("d3", 1)  # now in an English session
-    assert f">{tr('rank', lang='zh')}</th>" in board.trace.value
-    assert chinese(board.static_html())
+    assert f">{tr('rank', lang='zh')}</th>" in board.static_html()
+    assert board.ranking.trace_texts["headers"]["rank"] == tr("rank", lang="zh")
+    all_chinese(board.ranking.texts)
     with language("zh"):
         english_board = RankingBoard([1, 0, 1], lang="en")
         english_board.ranking.move("d3", 1)
-    assert ">rank</th>" in english_board.trace.value
+    assert ">rank</th>" in english_board.static_html()
     assert not chinese(english_board.static_html())
+    english(english_board.ranking.texts)
 
 
 def test_a_multi_query_board_in_chinese():
     board = MultiQueryBoard("003_abc", lang="zh")
     assert all(ranking.lang == "zh" for ranking in board.rankings)
-    assert chinese(board.plot.ax.get_title(loc="left"))
+    all_chinese(board.texts)
+    assert all(chinese(label) for label in board.bar_labels)
     board.rankings[0].toggle("d2")
     assert 'lang="zh-Hans"' in board.static_html()
 
@@ -176,7 +218,8 @@ def test_an_exercises_verdict_follows_its_language():
 def test_an_exercises_static_fallback_in_chinese():
     exercise = ap_exercise([0, 1], lang="zh")
     html = exercise._repr_mimebundle_()[0]["text/html"]
-    assert html.startswith('<div class="mapteach-exercise-static" lang="zh-Hans">')
+    static = html.split('<div class="mapteach-offline-static">', 1)[1]  # beside the live state
+    assert static.startswith('<div class="mapteach-exercise-static" lang="zh-Hans">')
     assert f"<p><b>{tr('Exercise.', lang='zh')}</b> {exercise.prompt}</p>" in html
     assert f"<details><summary>{tr('Show solution', lang='zh')}</summary>" in html
     assert "<code>exercise.submit(your_answer)</code>" in html  # code stays code
@@ -227,17 +270,88 @@ def _literals(source: str) -> list[str]:
     return parts
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*/static/*.js")), ids=lambda p: p.name)
-def test_no_prose_is_left_in_the_javascript(path):
+#: Where a message only a developer reads begins: an error being made (a programming
+#: error, as ``throw new RangeError(...)``), or a line written to the browser's console.
+DEVELOPER_CALL = re.compile(r"\bnew\s+\w*Error\(|\bconsole\.\w+\(")
+
+
+def _string_end(source: str, start: int) -> int:
+    """The index just past the string or template literal opening at ``start``."""
+    at = start + 1
+    while source[at] != source[start]:
+        at += 2 if source[at] == "\\" else 1
+    return at + 1
+
+
+def _call_end(source: str, start: int) -> int:
+    """The index of the ``)`` closing the arguments that begin at ``start``."""
+    depth, at = 1, start
+    while depth:
+        if at >= len(source):
+            raise ValueError(f"no ')' closes the call at {source[start - 20 : start]!r}")
+        if source[at] in "\"'`":
+            at = _string_end(source, at)
+            continue
+        depth += {"(": 1, ")": -1}.get(source[at], 0)
+        at += 1
+    return at - 1
+
+
+def _without_developer_messages(source: str) -> str:
+    """``source`` less the arguments of every ``new ...Error(...)`` and ``console.*(...)``
+    (comments removed first): only those may stay English."""
+    source = re.sub(r"//[^\n]*", "", source)
+    kept, end = [], 0
+    for call in DEVELOPER_CALL.finditer(source):
+        if call.start() < end:
+            continue  # inside the arguments already left out
+        kept.append(source[end : call.end()])
+        end = _call_end(source, call.end())
+    return "".join(kept) + source[end:]
+
+
+#: Markup and style, not prose: an HTML tag or attribute being written, or CSS declarations
+#: (the boards write the trace table's HTML as mapteach.explain.trace_html does).
+MARKUP = re.compile(r'<|="|^\s*([\w-]+:[^;]+;\s*)+$')
+
+
+def _prose(source: str) -> list[str]:
+    """The English sentences and capitalised words a learner could see in a JS module."""
     code = re.compile(r"^(change:\w+|mt-[\w-]+|mapteach-[\w-]+)$")
     keys = {"Enter", "Home", "End"}  # KeyboardEvent.key values, not text
-    prose = [
+    return [
         text
-        for text in _literals(path.read_text(encoding="utf-8"))
+        for text in _literals(_without_developer_messages(source))
         if (
-            len([word for word in text.split() if re.search(r"[A-Za-z]{2,}", word)]) >= 2
-            and not all(code.match(word) for word in text.split())
+            not MARKUP.search(text)
+            and (
+                len([word for word in text.split() if re.search(r"[A-Za-z]{2,}", word)]) >= 2
+                and not all(code.match(word) for word in text.split())
+            )
         )
         or (re.fullmatch(r"[A-Z][a-z]+\.?", text.strip()) and text.strip() not in keys)
     ]
-    assert prose == []
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*/static/*.js")), ids=lambda p: p.name)
+def test_no_prose_is_left_in_the_javascript(path):
+    assert _prose(path.read_text(encoding="utf-8")) == []
+
+
+def test_only_a_developers_message_may_stay_english():
+    source = """
+    // a comment's apostrophe, and "prose in a comment"
+    if (k < 1) throw new RangeError(`k must be an integer >= 1; got ${f(k)} (see "x")`);
+    console.error("mapteach: a widget could not run here:", error, g("still the console"));
+    line.textContent = texts.widget_failed ?? "This widget could not run here.";
+    report(new Error("no state in this widget's fallback"), "Shown to the learner now");
+    const ok = new TypeError(x), label = `Saved for ${name} in this browser`;
+    button.title = "Reset";
+    """
+    assert _prose(source) == [
+        "This widget could not run here.",
+        "Shown to the learner now",
+        "Reset",
+        "Saved for ",  # a template's parts come after the plain literals
+        " in this browser",
+    ]

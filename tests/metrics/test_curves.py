@@ -85,7 +85,7 @@ def test_plots_draw_the_interpolated_curve_by_recall():
     assert drawn.get_label() == "interpolated precision"
     # the first point repeats rank 1's value at recall 0
     assert np.round(drawn.get_ydata(), 4).tolist() == [1.0, 1.0, 1.0] + [0.6667] * 6
-    figure = BoardFigure(live=False)
+    figure = BoardFigure()
     figure.update(labels, n_relevant=3, k=4, interpolated=True)
     x, y = figure.interpolated.get_data()
     assert np.round(x, 4).tolist() == [0.0, 0.3333, 0.3333, 0.6667, 0.6667]
@@ -105,7 +105,7 @@ def test_plot_pr_curve_and_ap_bars_draw():
 
 
 def test_board_figure_shows_the_state():
-    figure = BoardFigure(live=False)
+    figure = BoardFigure()
     figure.update([1, 0, 1, 1], n_relevant=4, k=2, interpolated=True)
     heights = [path.vertices[1, 1] for path in figure.bars.get_paths()]
     assert heights == pytest.approx([1.0, 0.5, 2 / 3, 0.75])

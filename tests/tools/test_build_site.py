@@ -2,12 +2,15 @@
 
 Builds the site once into a temporary folder, then reads its HTML: the index lists every
 notebook of both editions, every page is there, nothing is fetched from the network, the
-playground's formulas are MathML, and every relative link lands on a file of the site.
+playground's formulas are MathML, every relative link lands on a file of the site, and
+every page with a widget carries the runtime that runs it live, once, with the modules
+its widgets need (the browser tests, ``tests/browser/test_site.py``, run them).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -16,6 +19,9 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
+
+from mapteach.exercises import NumberExercise
+from mapteach.offline import needed_modules, offline_html, runtime_texts
 
 pytestmark = pytest.mark.slow  # builds the whole site: not in make test-fast
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,3 +213,90 @@ def test_a_folder_it_did_not_build_is_never_emptied(tmp_path):
     with pytest.raises(SystemExit):
         tool.build(tmp_path)
     assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
+def _states(soup: BeautifulSoup) -> list[dict]:
+    return [
+        json.loads(script.string)
+        for script in soup.select("div.mapteach-offline > script[data-mapteach-state]")
+    ]
+
+
+def test_every_page_with_a_widget_runs_it_live(site):
+    assert not site.static_only, site.static_only
+    widgets = 0
+    for page in _pages(site):
+        if page.name == "index.html":
+            continue
+        soup = _soup(page)
+        states = _states(soup)
+        widgets += len(states)
+        href = page.relative_to(site.out_dir).as_posix()
+        texts = soup.find_all("script", id="mapteach-runtime-texts")
+        if not states:
+            assert not texts and href not in site.runtime_bytes, f"{href}: a runtime for nothing"
+            assert not soup.select(".site-note"), f"{href}: says it runs widgets it has not"
+            continue
+        assert len(texts) == 1 and texts[0].parent.name == "head", f"{href}: runtime not once"
+        modules = {
+            s["data-mapteach-module"]
+            for s in soup.find_all(attrs={"data-mapteach-module": True})
+            if s.name == "script"
+        }
+        needed = needed_modules(states)
+        assert needed | {"shim", "progress"} <= modules, f"{href}: misses {needed - modules}"
+        assert modules <= needed | {f"{m}_offline" for m in needed} | {"shim", "progress"}
+        lang = soup.html["lang"]
+        assert json.loads(texts[0].string) == runtime_texts(lang)
+        assert soup.select_one("nav.site-nav .site-note")
+    assert widgets == site.live_widgets > 0
+    assert "run live" in site.summary()
+
+
+def test_the_playground_in_chinese_carries_chinese_runtime_texts(site):
+    soup = _soup(site.out_dir / "zh" / "06_playground.html")
+    texts = json.loads(soup.find("script", id="mapteach-runtime-texts").string)["texts"]
+    assert all(re.search(r"[\u4e00-\u9fff]", text) for text in texts.values()), texts
+
+
+def _notebook(folder: Path, name: str, html: str) -> None:
+    cell = nbformat.v4.new_code_cell("widget")
+    cell.outputs = [nbformat.v4.new_output("display_data", {"text/html": html, "text/plain": "w"})]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {name}"), cell])
+    nbformat.write(notebook, folder / f"{name}.ipynb")
+
+
+def test_a_widget_with_no_browser_module_leaves_its_page_static_and_is_said(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    state = {"module": "nowhere", "id": "w1", "model": {}, "children": {}}
+    _notebook(notebooks, "00_odd", offline_html("nowhere", state, "<p>still</p>", lang="en"))
+    _notebook(notebooks, "01_plain", "<p>no widget</p>")
+    report = tool.build(tmp_path / "site", notebooks)
+    assert [href for href, _ in report.static_only] == ["en/00_odd.html"]
+    assert "'nowhere'" in report.static_only[0][1]
+    assert report.runtime_bytes == {} and report.live_widgets == 0
+    page = _soup(tmp_path / "site" / "en" / "00_odd.html")
+    assert not page.find("script", id="mapteach-runtime-texts")
+    assert page.select_one(".mapteach-offline-static").get_text() == "still"
+    assert "static only en/00_odd.html" in report.summary()
+
+
+def test_the_navigation_speaks_each_pages_language(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    (notebooks / "zh").mkdir(parents=True)
+    exercise = NumberExercise("?", 0.5, [], "")._repr_mimebundle_()[0]["text/html"]
+    for folder in (notebooks, notebooks / "zh"):
+        _notebook(folder, "00_first", "<p>no widget</p>")
+        _notebook(folder, "01_second", exercise)
+    tool.build(tmp_path / "site", notebooks)
+    for edition, twin in (("en", "中文版"), ("zh", "English")):
+        nav = _soup(tmp_path / "site" / edition / "01_second.html").select_one("nav.site-nav")
+        texts = tool.nav_texts(edition)
+        assert nav.select_one("[data-testid=nav-contents]").get_text() == f"↑ {texts['contents']}"
+        assert nav.select_one("a[rel=prev]").get_text().startswith(f"← {texts['previous']}:")
+        assert nav.select_one("a.twin").get_text() == twin
+        assert nav.select_one(".site-note").get_text() == texts["note"]
+    zh = tool.nav_texts("zh")
+    assert all(re.search(r"[\u4e00-\u9fff]", text) for text in zh.values()), zh
+    assert tool.nav_texts("en")["contents"] == "Contents"

@@ -1,50 +1,33 @@
 // The ranking board's list: drag or Alt+Arrow to reorder, click or Space to toggle
 // relevance; with `fixed_relevance` (an arrangement exercise) nothing toggles, and the
 // plain arrows move the focused result too (the kernel refuses any change of relevance
-// then). The model's traits are the only state; the kernel computes AP, the heading
-// (marked "(edited)" once the list differs from its preset) and the preset menu's value,
-// and restores the preset when `reset_request` counts up. The view keeps only what a
-// gesture needs between two events: the result to focus after the next redraw, and the
-// rank a drag started from. A count typed that is not a whole number >= 0 is refused
-// where it is typed: the input goes back to the model's value and a message under the
-// controls says so, until the count next changes. Every text shown comes from the
-// `texts` trait, in the list's language, filled from the kernel's message catalogue.
+// then). The model's traits are the only state. The readout always shows AP of the list
+// on screen, derived from the model at once (board_math.js, bit for bit as the kernel
+// computes it); the kernel's `ap` is never shown, so its reply to an earlier move, landing
+// after a later one, cannot show an AP of a list no longer on screen. With `view` "board"
+// it also draws the trace table, the P@k bars and the PR curve (board_view.js), repainted
+// in the same frame as the readout. The kernel (or, on a page without one,
+// ranking_list_offline.js) computes the heading (marked "(edited)" once the list differs
+// from its preset) and the preset menu's value, and restores the preset when
+// `reset_request` counts up. The view keeps only what a gesture needs between two events:
+// the result to focus after the next redraw, and the rank a drag started from. A count
+// typed that is not a whole number >= 0 is refused where it is typed: the input goes back
+// to the model's value and a message under the controls says so, until the count next
+// changes. Every text shown comes from the `texts` and `trace_texts` traits, in the
+// list's language, from the message catalogue.
+
+import { el, fill, floatRepr, formatFixed } from "./text.js";
+import { listAp, listState } from "./board_math.js";
+import { buildBoardParts, drawBoardParts } from "./board_view.js";
 
 const CONTROL_EVENTS = [
   "presets", "preset", "compact", "n_unretrieved", "k", "interpolated", "query_name", "heading",
   "fixed_relevance",
 ].map((trait) => `change:${trait}`).join(" ");
 
-function el(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text) node.textContent = text;
-  return node;
-}
-
 // The text `key` in the list's language, its {placeholders} filled from `fields`.
 function say(model, key, fields = {}) {
-  const template = model.get("texts")[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (
-    name in fields ? String(fields[name]) : whole
-  ));
-}
-
-// AP exactly as mapteach.average_precision computes it: P@i = hits/i at each relevant
-// rank i <= k, added in rank order, divided by R. Same IEEE operations in the same
-// order, so the browser's readout equals the kernel's to the last bit; the kernel's
-// value still arrives and is shown (see showAp).
-export function averagePrecision(labels, nRelevant, k) {
-  const ranks = k > 0 ? Math.min(k, labels.length) : labels.length;
-  let hits = 0;
-  let sum = 0;
-  for (let i = 0; i < ranks; i += 1) {
-    if (labels[i]) {
-      hits += 1;
-      sum += hits / (i + 1);
-    }
-  }
-  return nRelevant > 0 ? sum / nRelevant : 0;
+  return fill(model.get("texts")[key] ?? key, fields);
 }
 
 function moved(items, from, to) {
@@ -93,6 +76,8 @@ function buildControls(model) {
   return { controls, preset, reset, unretrieved, cutoff, interpolated, rejected };
 }
 
+// The list's part of the view; in the board view, the trace table beside it and the
+// plots below (`board`, else null).
 function buildView(model) {
   const root = el("div", {
     class: "mapteach-board", "data-testid": "ranking-board", lang: say(model, "lang"),
@@ -112,23 +97,33 @@ function buildView(model) {
   const live = el("div", {
     class: "mt-sr-only", "aria-live": "assertive", "data-testid": "announcer",
   });
-  root.append(header, inputs.controls, denominator, list, help, live);
-  return { root, name, readout, denominator, list, help, live, ...inputs };
+  const board = model.get("view") === "board" ? buildBoardParts() : null;
+  if (board) {
+    const part = el("div", { class: "mt-list-part" });
+    part.append(header, inputs.controls, denominator, list, help, live);
+    const top = el("div", { class: "mt-top" });
+    top.append(part, board.trace);
+    root.classList.add("mt-board-view");
+    root.append(top, board.plots);
+  } else {
+    root.append(header, inputs.controls, denominator, list, help, live);
+  }
+  return { root, name, readout, denominator, list, help, live, board, ...inputs };
 }
 
-function showAp(model, view, ap) {
-  view.readout.setAttribute("data-value", String(ap));
+// The readout: AP of the list on screen (the kernel's value to the bit), as Python writes
+// it (formatFixed: an exact half rounds to even), its full value in data-value (repr).
+function showAp(model, view) {
+  const ap = listAp(model);
   const k = model.get("k");
-  view.readout.textContent = `${k > 0 ? `AP@${k}` : "AP"} = ${ap.toFixed(4)}`;
+  view.readout.setAttribute("data-value", floatRepr(ap));
+  view.readout.textContent = `${k > 0 ? `AP@${k}` : "AP"} = ${formatFixed(ap, 4)}`;
 }
 
 function makeActions(model, view, gesture) {
   function commit(next, focus, message) {
     gesture.focusDoc = focus;
-    const labels = next.map((item) => item.relevant);
-    const r = labels.filter(Boolean).length + model.get("n_unretrieved");
-    showAp(model, view, averagePrecision(labels, r, model.get("k")));
-    model.set("items", next);
+    model.set("items", next); // the list, the readout and the board repaint at once
     model.save_changes();
     view.live.textContent = message;
   }
@@ -257,8 +252,7 @@ function drawPresets(model, view) {
 
 function drawDenominator(model, view) {
   const missed = model.get("n_unretrieved");
-  const hits = model.get("items").filter((item) => item.relevant).length;
-  const r = hits + missed;
+  const r = listState(model).nRelevant;
   view.denominator.textContent = missed ? say(model, "r_missed", { r, missed }) : `R = ${r}`;
   view.denominator.title = view.denominator.textContent;
 }
@@ -328,6 +322,21 @@ function wireControls(model, view) {
   });
 }
 
+// The board view's trace table and plots, repainted once for every change of the state
+// they show: changes that arrive together (a reset, a preset) make one repaint, in a
+// microtask, so before the browser paints the frame.
+function boardPainter(model, view) {
+  let pending = false;
+  return () => {
+    if (!view.board || pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      drawBoardParts(view.board, model);
+    });
+  };
+}
+
 function render({ model, el: host }) {
   const view = buildView(model);
   host.append(view.root);
@@ -336,17 +345,20 @@ function render({ model, el: host }) {
   wireControls(model, view);
   const list = () => drawList(model, view, gesture, actions);
   const controls = () => drawControls(model, view);
-  const readout = () => showAp(model, view, model.get("ap"));
+  const repaint = boardPainter(model, view);
   const handlers = [
     ["change:items", () => { list(); controls(); }],
-    ["change:ap change:k", readout],
+    ["change:items change:n_unretrieved change:k", () => showAp(model, view)],
     [CONTROL_EVENTS, controls],
     ["change:k change:n_unretrieved", () => showRejection(view, "")],
+    ["change:items change:n_unretrieved change:k change:interpolated", repaint],
+    ["change:texts change:trace_texts", repaint],
   ];
   for (const [events, handler] of handlers) model.on(events, handler);
   controls();
   list();
-  readout();
+  showAp(model, view);
+  if (view.board) drawBoardParts(view.board, model);
   return () => { for (const [events, handler] of handlers) model.off(events, handler); };
 }
 

@@ -7,6 +7,9 @@
 // and Enter edits one) does not act on them too. Every text the view shows itself comes
 // from the `texts` trait, in the exercise's language.
 
+import { arrangementKey, itemLabels } from "./arrangement.js";
+import { el } from "./text.js";
+
 // Every widget loads this module on its own, so a counter of the module would start
 // again at 1 in each: the page keeps one, and every id made here is unique on the page.
 const ID_COUNTER = Symbol.for("mapteach.exercise.ids");
@@ -14,13 +17,6 @@ const ID_COUNTER = Symbol.for("mapteach.exercise.ids");
 function uniqueId(prefix) {
   globalThis[ID_COUNTER] = (globalThis[ID_COUNTER] ?? 0) + 1;
   return `${prefix}-${globalThis[ID_COUNTER]}`;
-}
-
-function el(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text) node.textContent = text;
-  return node;
 }
 
 // The text `key` in the exercise's language.
@@ -121,8 +117,10 @@ function choiceControl(model) {
 }
 
 // The arrangement: how to move, the board (a RankingList widget of its own, whose
-// relevance is fixed), and the readout of every target measure on the order shown, which
-// the kernel updates on every move. Reset asks the kernel for the starting order.
+// relevance is fixed), and the readout of every target measure on the order shown. The
+// kernel wrote every order's readout once (`readouts`, by arrangementKey); the view shows
+// the one of the board's order whenever the board moves, with no round trip. Reset asks
+// the kernel for the starting order.
 function arrangeControl(model) {
   const node = el("div", { class: "mt-arrange" });
   const help = el("p", {
@@ -148,20 +146,31 @@ function arrangeControl(model) {
     model.save_changes();
   });
   const manager = model.widget_manager;
-  const ref = model.get("board");
+  let board = null;
+  const draw = () => {
+    const key = board && arrangementKey(itemLabels(board.get("items")));
+    readout.textContent = (key && model.get("readouts")[key]) ?? "";
+  };
   const shown = manager
-    .get_model(ref.slice("IPY_MODEL_".length))
-    .then((board) => manager.create_view(board))
+    .get_model(model.get("board").slice("IPY_MODEL_".length))
+    .then((found) => {
+      board = found;
+      board.on("change:items", draw);
+      draw();
+      return manager.create_view(board);
+    })
     .then((view) => {
       slot.append(view.el);
       return view;
     });
-  const draw = () => { readout.textContent = model.get("readout"); };
   return {
     node,
     actions: [reset],
-    handlers: [["change:readout", draw]],
-    remove: () => shown.then((view) => view.remove()),
+    handlers: [["change:readouts", draw]],
+    remove: () => {
+      board?.off("change:items", draw);
+      return shown.then((view) => view.remove());
+    },
   };
 }
 
