@@ -9,13 +9,19 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# PORT: JupyterLab's (default 8888) or, for the app, Voila's (default 8866)
+# PORT: JupyterLab's (default 8888), the app's (Voila, 8866), the hub's (8000) or the
+# dashboard's (8867)
 PORT ?=
-SETUP = $(PYTHON) tools/setup.py --venv $(VENV) $(if $(PORT),--port $(PORT))
+# ADDRESS: where lab, app, hub or dashboard listen (default 127.0.0.1; 0.0.0.0 or :: for a
+# room's network).
+# Not HOST, which some shells export.
+ADDRESS ?=
+SETUP = $(PYTHON) tools/setup.py --venv $(VENV) $(if $(PORT),--port $(PORT)) \
+	$(if $(ADDRESS),--address $(ADDRESS))
 # LANG_EDITION=zh: the Chinese edition of the app and of the answer key
 LANG_FLAG = $(if $(LANG_EDITION),--lang $(LANG_EDITION))
 
-.PHONY: help lab lab-zh app app-zh test test-fast lint notebooks catalogue site answer-key \
+.PHONY: help lab lab-zh app app-zh hub dashboard test test-fast lint notebooks catalogue site answer-key \
 	reset-notebooks clean
 .DEFAULT_GOAL := help
 
@@ -24,6 +30,9 @@ help:
 	@echo "make lab-zh     打开中文版 JupyterLab (notebooks/zh/00_start_here.ipynb)"
 	@echo "make app        the playground and its exercises as a classroom app, no code (Voila)"
 	@echo "                (make app-zh, or make app LANG_EDITION=zh: the Chinese edition)"
+	@echo "make hub        a room's server on JupyterHub (Linux): ADDRESS=0.0.0.0 PORT=8000,"
+	@echo "                ROOM=folder (default classroom/hub), INSTRUCTOR=name (the admin)"
+	@echo "make dashboard  the teacher's dashboard of the app's progress folder, live (Voila, 8867)"
 	@echo "make test       run every test: lint, unit, property, doctest, notebooks, browser"
 	@echo "make test-fast  the quick tests, in minutes: unit, doctest, property (20 examples);"
 	@echo "                no lint, notebooks, browser, wheel, site or answer key"
@@ -40,11 +49,26 @@ lab:
 lab-zh:
 	@$(SETUP) lab-zh
 
+# the app: PROGRESS_DIR=folder (default classroom/progress) holds a file per learner
+APP_FLAGS = $(if $(PROGRESS_DIR),--progress-dir "$(PROGRESS_DIR)")
+
 app:
-	@$(SETUP) $(if $(filter zh,$(LANG_EDITION)),app-zh,app)
+	@$(SETUP) $(if $(filter zh,$(LANG_EDITION)),app-zh,app) $(APP_FLAGS)
 
 app-zh:
-	@$(SETUP) app-zh
+	@$(SETUP) app-zh $(APP_FLAGS)
+
+# the teacher's dashboard (instructor/dashboard.ipynb), following PROGRESS_DIR live
+dashboard:
+	@$(SETUP) dashboard $(APP_FLAGS)
+
+# JupyterHub for a room (mapteach/classroom/hub.py): a JupyterLab, a copy of the workbook
+# and a progress file per learner; passwords from MAPTEACH_HUB_PASSWORD and
+# MAPTEACH_HUB_ADMIN_PASSWORD, else generated and printed. Every learner's server runs as
+# this Unix user: for a trusted room only. The room's checks: make dashboard
+# PROGRESS_DIR=classroom/hub/progress
+hub:
+	@$(SETUP) hub $(if $(ROOM),--room "$(ROOM)") $(if $(INSTRUCTOR),--instructor "$(INSTRUCTOR)")
 
 lint:
 	@$(SETUP) lint

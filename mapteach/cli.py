@@ -8,12 +8,16 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from mapteach.i18n import LANGUAGES, get_language, language, tr
 from mapteach.metrics.names import DEFAULT_MEASURES
 from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
 from mapteach.metrics.registry import measure_help_lines
+
+#: How much of an exercise's prompt the progress table shows (CSV and JSON: all of it).
+PROMPT_SHOWN = 40
 
 __all__ = ["main"]
 
@@ -165,13 +169,32 @@ def _add_progress(commands: Any) -> None:
         "progress",
         help=tr("merge learners' progress files into one table per learner and exercise"),
         description=tr(
-            "Merge the progress files learners hand in (~/.mapteach/progress.jsonl) into one "
-            "table: attempts, passed and the last verdict per learner and exercise."
+            "Merge the progress files learners hand in (~/.mapteach/progress.jsonl), or a "
+            "room's progress folder, into one table per learner and exercise: attempts, "
+            "status (passed, stuck, trying, not_started), the last verdict, answer and "
+            "named mistake."
         ),
     )
     _language_option(board)
     board.add_argument(
-        "files", nargs="+", metavar="FILE", help=tr("a progress file (- for standard input)")
+        "files", nargs="*", metavar="FILE", help=tr("a progress file (- for standard input)")
+    )
+    board.add_argument(
+        "--folder",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help=tr("a progress folder: every learner's file in it"),
+    )
+    board.add_argument(
+        "--notebooks",
+        metavar="DIR",
+        help=tr("the notebooks whose exercises are expected: a not_started row for each"),
+    )
+    board.add_argument(
+        "--roster",
+        metavar="FILE",
+        help=tr("the room's learners, one name a line: those with no check yet are listed too"),
     )
     board.add_argument("--format", choices=("table", "csv", "json"), default="table")
     board.add_argument("--learner", metavar="NAME", help=tr("show only this learner"))
@@ -249,28 +272,55 @@ def _trace(args: argparse.Namespace) -> str:
 
 
 def _progress(args: argparse.Namespace) -> str:
-    from mapteach.classroom.progress_log import merge_progress
+    import pandas as pd
+
+    from mapteach.classroom.room_progress import read_room
+    from mapteach.exercises.notebook_index import exercise_index
 
     if args.files.count("-") > 1:
         raise ValueError(tr("standard input (-) can be read only once."))
-    table = merge_progress(
+    if not args.files and not args.folder:
+        raise ValueError(tr("give a progress file or a progress folder (--folder DIR)."))
+    for folder in [*args.folder, *([args.notebooks] if args.notebooks else [])]:
+        if not os.path.isdir(folder):
+            raise ValueError(tr("{folder} is not a folder.", folder=folder))
+    room = read_room(
+        *args.folder,
         *[_input(path) for path in args.files],  # type: ignore[arg-type]
-        learner=args.learner,
+        exercises=exercise_index(args.notebooks) if args.notebooks else (),
+        learners=_roster(args.roster) if args.roster else (),
         skip_corrupt=args.skip_corrupt,
     )
-    columns = ["learner", "notebook", "exercise", "attempts", "passed", "last_verdict"]
-    shown = table[columns].astype(object)
-    shown["last_time"] = [stamp.isoformat(timespec="seconds") for stamp in table["last_time"]]
+    table = room.table
+    if args.learner is not None:
+        table = table[table["learner"] == args.learner.strip()]
+    shown = table.astype(object)
+    shown["last_time"] = [
+        "" if stamp is pd.NaT else stamp.isoformat(timespec="seconds")
+        for stamp in table["last_time"]
+    ]
     if args.format == "json":
         return json.dumps(shown.to_dict(orient="records"), ensure_ascii=False, indent=2)
     if args.format == "csv":
         return shown.to_csv(index=False).rstrip("\n")
     if shown.empty:
         return "  ".join(shown.columns)
-    import pandas as pd
-
+    shown["prompt"] = [_shortened(prompt, PROMPT_SHOWN) for prompt in shown["prompt"]]
     with pd.option_context("display.unicode.east_asian_width", True):  # names in Chinese
         return shown.to_string(index=False)
+
+
+def _roster(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise ValueError(
+            tr("cannot read the roster {path}: {reason}", path=path, reason=error.strerror)
+        ) from None
+
+
+def _shortened(text: str, length: int) -> str:
+    return text if len(text) <= length else text[: length - 1] + "…"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

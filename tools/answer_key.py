@@ -1,9 +1,10 @@
 """Write the answer key: every exercise of every notebook, worked out by the exercises' own code.
 
-    python tools/answer_key.py [--learner NAME] [--lang en|zh] [--out build/answer-key.html]
+    python tools/answer_key.py [--learner NAME] [--group NAME] [--lang en|zh] [--execute]
+                               [--out build/answer-key.html]
 
-Each notebook's code cells run in a fresh Python process (``MPLBACKEND=Agg``, the
-notebook's folder as the working directory), inside
+Executed, a notebook's code cells run in a fresh Python process (``MPLBACKEND=Agg``,
+the notebook's folder as the working directory), inside
 :func:`mapteach.exercises.registry.collect_exercises`; every exercise made there is
 read back: its prompt, its answer, its worked solution, and each misconception it
 recognises (its name, value, explanation, whether it is another convention) with the
@@ -13,15 +14,27 @@ MathML, as the exercises show them. Nothing is typed by hand: the
 answer is the exercise's own ``truth``, ``correct`` option or solved arrangement,
 and the key checks each with the exercise's own ``check`` (``self_check``).
 With ``--learner`` the key is that learner's: ``mapteach.learner(NAME)`` is set
-before the notebook runs, so numeric exercises show the learner's variant.
+before the notebook runs, so numeric exercises show the learner's variant; with
+``--group`` the group's (everyone in a group gets the same variants).
+
+Without either, nothing is executed: the whole key is read from the committed
+notebooks' saved exercise states (each exercise's fallback holds its prompt,
+solution and answer table; a number exercise is rebuilt from its table and judged by
+its own ``check``), in under a second; only what the exercise was built from is
+reduced to its measure. A learner's or a group's key runs each notebook up to its
+last exercise in a fresh process, two at a time, and caches what it read under
+``build/answer-key-cache`` by the notebook's content, the mapteach sources and the
+learner or group; ``--execute`` runs the notebooks for the whole key too.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import html
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -33,100 +46,333 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUT = ROOT / "build" / "answer-key.html"
 
-#: Runs in the child process: execute the notebook, print its exercises as JSON.
+#: Runs in the child process: execute the notebook up to its last exercise, print them as JSON.
 _HARVEST = r"""
 import json, sys
 import mapteach
-from mapteach.exercises import (
-    ArrangeExercise, ChoiceExercise, NumberExercise, collect_exercises,
-)
-from mapteach.exercises.widgets import feedback_html
+from mapteach.exercises import collect_exercises
 
-path, learner = sys.argv[1], sys.argv[2]
+path, learner, group, tools = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+last = int(sys.argv[5])
+sys.path.insert(0, tools)
+import answer_key
+
 notebook = json.load(open(path, encoding="utf-8"))
-if learner:
-    mapteach.learner(learner)
+if learner or group:
+    mapteach.learner(learner or group, group=group or None)
 namespace = {"__name__": "__main__"}
 with collect_exercises() as made:
-    for cell in notebook["cells"]:
+    for cell in notebook["cells"][: last + 1]:
         if cell["cell_type"] == "code":
             exec(compile("".join(cell["source"]), path, "exec"), namespace)
+print(json.dumps([answer_key.read_exercise(exercise) for exercise in made], ensure_ascii=False))
+"""
 
-def text(feedback):
-    return {"status": feedback.status, "message": feedback.message,
-            "html": feedback_html(feedback.message), "misconception": feedback.misconception,
-            "mistakes": list(feedback.mistakes), "convention": feedback.convention}
+#: Where an exercise is made: its key in a notebook's code.
+_KEYED = re.compile(r'key="\d\d\.\d+"')
+#: Where an exercise that varies by learner or group is made (``variant_data``'s rule).
+_VARYING = re.compile(r"vary=True")
+#: Keys harvested by executing, by notebook content, mapteach sources and learner.
+CACHE = ROOT / "build" / "answer-key-cache"
 
-def number(exercise):
-    shown = lambda value: f"{value:.{exercise.decimals}f}"
+
+def _verdict_text(status: str, message: str, mistakes: list[str], convention: bool) -> dict:
+    from mapteach.exercises.widgets import feedback_html
+
+    return {
+        "status": status,
+        "message": message,
+        "html": feedback_html(message),
+        "misconception": mistakes[0] if mistakes else None,
+        "mistakes": list(mistakes),
+        "convention": convention,
+    }
+
+
+def _text(feedback: Any) -> dict[str, Any]:
+    return _verdict_text(
+        feedback.status, feedback.message, list(feedback.mistakes), feedback.convention
+    )
+
+
+def _number(exercise: Any) -> dict[str, Any]:
+    def shown(value: float) -> str:
+        return f"{value:.{exercise.decimals}f}"
+
     answer = shown(exercise.truth)
     return {
         "answer": answer,
-        "self_check": text(exercise.check(answer)),
-        "unreadable": text(exercise.check("abc")),
+        "self_check": _text(exercise.check(answer)),
+        "unreadable": _text(exercise.check("abc")),
         "misconceptions": [
-            {"name": wrong.name, "value": shown(wrong.value),
-             "explanation": wrong.explanation, "convention": wrong.convention,
-             "feedback": text(exercise.check(shown(wrong.value)))}
+            {
+                "name": wrong.name,
+                "value": shown(wrong.value),
+                "explanation": wrong.explanation,
+                "convention": wrong.convention,
+                "feedback": _text(exercise.check(shown(wrong.value))),
+            }
             for wrong in exercise.misconceptions
         ],
     }
 
-def choice(exercise):
+
+def _choice(exercise: Any) -> dict[str, Any]:
+    from mapteach.exercises.widgets import feedback_html
+
     return {
         "answer": exercise.correct,
-        "self_check": text(exercise.check(exercise.correct)),
+        "self_check": _text(exercise.check(exercise.correct)),
         "options": [
-            {"option": option, "reply": exercise.replies[option],
-             "html": feedback_html(exercise.replies[option]),
-             "correct": option == exercise.correct}
+            {
+                "option": option,
+                "reply": exercise.replies[option],
+                "html": feedback_html(exercise.replies[option]),
+                "correct": option == exercise.correct,
+            }
             for option in exercise.options
         ],
         "misconceptions": [
-            {"name": option, "value": option, "explanation": exercise.replies[option],
-             "convention": False, "feedback": text(exercise.check(option))}
-            for option in exercise.options if option != exercise.correct
+            {
+                "name": option,
+                "value": option,
+                "explanation": exercise.replies[option],
+                "convention": False,
+                "feedback": _text(exercise.check(option)),
+            }
+            for option in exercise.options
+            if option != exercise.correct
         ],
     }
 
-def arrange(exercise):
+
+def _arrange(exercise: Any) -> dict[str, Any]:
     solved = exercise.solve()
     return {
         "answer": str(solved),
         "targets": exercise.targets,
         "readout": exercise.readout,
-        "self_check": text(exercise.check(solved)) if solved else None,
+        "self_check": _text(exercise.check(solved)) if solved else None,
         "misconceptions": [],
     }
 
-READ = ((NumberExercise, number), (ChoiceExercise, choice), (ArrangeExercise, arrange))
-found = []
-for exercise in made:
-    item = {"key": exercise.key, "kind": exercise.kind, "prompt": exercise.prompt,
-            "solution": exercise.solution, "lang": exercise.lang,
-            "measure": exercise.measure, "data": exercise.data,
-            "mistake_kind": exercise.mistake_kind}
-    item.update(next(read for cls, read in READ if isinstance(exercise, cls))(exercise))
-    found.append(item)
-print(json.dumps(found, ensure_ascii=False))
-"""
+
+def read_exercise(exercise: Any) -> dict[str, Any]:
+    """One exercise read back: prompt, answer, solution, mistakes and their feedback."""
+    from mapteach.exercises import ArrangeExercise, ChoiceExercise, NumberExercise
+
+    item = {
+        "key": exercise.key,
+        "kind": exercise.kind,
+        "prompt": exercise.prompt,
+        "solution": exercise.solution,
+        "lang": exercise.lang,
+        "measure": exercise.measure,
+        "data": exercise.data,
+        "mistake_kind": exercise.mistake_kind,
+    }
+    readers = ((NumberExercise, _number), (ChoiceExercise, _choice), (ArrangeExercise, _arrange))
+    item.update(next(read for cls, read in readers if isinstance(exercise, cls))(exercise))
+    return item
 
 
-def harvest(path: Path, learner: str | None = None) -> list[dict[str, Any]]:
-    """The exercises a notebook makes, read back from a fresh process (see the module notes)."""
+# --- the key from the committed notebooks' saved exercise states -------------------------
+
+
+def _saved_number(model: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A number exercise rebuilt from its answer table, judged by its own ``check``."""
+    from mapteach.exercises import NumberExercise
+
+    table = model["answer_table"]
+    mistakes = [
+        (m["key"], m["value"], m["explanation"]["text"], (m["convention"] or {}).get("text"))
+        for m in table["mistakes"]
+    ]
+    exercise = NumberExercise(
+        model["prompt"],
+        table["truth"],
+        mistakes,
+        model["solution"],
+        decimals=table["decimals"],
+        hint=table["hint"]["text"],
+        lang=lang,
+        key=model["exercise_key"],
+        measure=table["measure"],
+    )
+    return _number(exercise)
+
+
+def _saved_choice(model: dict[str, Any], lang: str) -> dict[str, Any]:
+    from mapteach.exercises.widgets import feedback_html
+
+    table = model["answer_table"]
+    verdicts = {option: _saved_verdict(v) for option, v in table["verdicts"].items()}
+    return {
+        "answer": table["correct"],
+        "self_check": verdicts[table["correct"]],
+        "options": [
+            {
+                "option": option,
+                "reply": verdicts[option]["message"],
+                "html": feedback_html(verdicts[option]["message"]),
+                "correct": option == table["correct"],
+            }
+            for option in table["options"]
+        ],
+        "misconceptions": [
+            {
+                "name": option,
+                "value": option,
+                "explanation": verdicts[option]["message"],
+                "convention": False,
+                "feedback": verdicts[option],
+            }
+            for option in table["options"]
+            if option != table["correct"]
+        ],
+    }
+
+
+def _saved_verdict(verdict: dict[str, Any]) -> dict[str, Any]:
+    """A verdict the answer table saved, as the key shows a check's feedback."""
+    return _verdict_text(verdict["status"], verdict["message"]["text"], verdict["mistakes"], False)
+
+
+def _saved_arrange(model: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The first solving arrangement in the exercise's own order (``solve``'s).
+
+    The exercise tries the relevant results' positions in lexicographic order, which is
+    the descending order of the 0/1 arrangement keys.
+    """
+    arrangements = model["answer_table"]["arrangements"]
+    solving = [
+        key
+        for key in sorted(arrangements, reverse=True)
+        if arrangements[key]["status"] == "correct"
+    ]
+    if not solving:
+        return {"answer": "None", "self_check": None, "misconceptions": []}
+    return {
+        "answer": str([int(label) for label in solving[0]]),
+        "self_check": _saved_verdict(arrangements[solving[0]]),
+        "misconceptions": [],
+    }
+
+
+def saved_exercises(path: Path) -> list[dict[str, Any]]:
+    """The exercises of ``path`` read from its saved outputs, with no notebook code run.
+
+    Each exercise's fallback saved its state (``mapteach.exercises.exercise_index``):
+    a number exercise is rebuilt from its answer table and judged by its own ``check``;
+    a choice's and an arrangement's verdicts are the ones the table saved. What the
+    exercise was built from is only its ``measure`` (the data is not saved).
+    """
+    from mapteach.exercises.notebook_index import exercise_states
+
+    readers = {"number": _saved_number, "choice": _saved_choice, "arrange": _saved_arrange}
+    found = []
+    for page_lang, model in exercise_states(path):
+        lang = "zh" if page_lang.startswith("zh") else "en"
+        item = {
+            "key": model["exercise_key"],
+            "kind": model["kind"],
+            "prompt": model["prompt"],
+            "solution": model["solution"],
+            "lang": lang,
+            "measure": model["answer_table"].get("measure"),
+            "data": None,
+            "mistake_kind": None,
+        }
+        item.update(readers[model["kind"]](model, lang))
+        found.append(item)
+    return found
+
+
+def variant_exercises(
+    path: Path, learner: str | None, group: str | None, sources: str | None = None
+) -> list[dict[str, Any]]:
+    """A learner's or a group's exercises of ``path``: those that vary by learner executed.
+
+    Only an exercise built with ``vary=True`` varies (``variant_data``): the notebook
+    runs (through :func:`harvest`'s cache) up to its last such cell, and every
+    exercise it made there replaces the saved one; the others are read as saved. A
+    notebook with no varying exercise is not run.
+    """
+    saved = saved_exercises(path)
+    if _last_cell(json.loads(path.read_text(encoding="utf-8")), _VARYING) < 0:
+        return saved
+    ran = harvest(path, learner, sources, group=group, varying_only=True)
+    by_key = {item["key"]: item for item in ran}
+    return [by_key.get(item["key"], item) for item in saved]
+
+
+# --- the key by executing (a learner's variants) -----------------------------------------
+
+
+def _last_cell(notebook: dict[str, Any], pattern: re.Pattern[str]) -> int:
+    """The index of the last code cell whose source matches ``pattern`` (-1: none)."""
+    cells = notebook["cells"]
+    matching = [
+        index
+        for index, cell in enumerate(cells)
+        if cell["cell_type"] == "code" and pattern.search("".join(cell["source"]))
+    ]
+    return matching[-1] if matching else -1
+
+
+def _sources_digest() -> str:
+    """One hash of every mapteach source file and of this tool: a change anywhere is a miss."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    package = ROOT / "mapteach"
+    for source in sorted(package.rglob("*")):
+        if source.suffix in {".py", ".js", ".css", ".po", ".json"} and source.is_file():
+            digest.update(str(source.relative_to(package)).encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def _cache_file(path: Path, who: tuple[str, ...], sources: str) -> Path:
+    digest = hashlib.sha256(path.read_bytes())
+    digest.update(sources.encode())
+    digest.update(json.dumps(who).encode("utf-8"))
+    return CACHE / f"{path.stem}-{digest.hexdigest()[:16]}.json"
+
+
+def harvest(
+    path: Path,
+    learner: str | None = None,
+    sources: str | None = None,
+    *,
+    group: str | None = None,
+    varying_only: bool = False,
+) -> list[dict[str, Any]]:
+    """The exercises a notebook makes, from a fresh process or the cache (see the module notes).
+
+    The notebook runs up to its last cell that makes an exercise (with ``varying_only``,
+    one that varies by learner). The result is cached under ``CACHE`` by the notebook's
+    content, ``sources`` (:func:`_sources_digest`, computed when not given), the
+    learner, the group and ``varying_only``.
+    """
+    who = (learner or "", group or "")
+    cached = _cache_file(path, (*who, str(varying_only)), sources or _sources_digest())
+    if cached.exists():
+        exercises: list[dict[str, Any]] = json.loads(cached.read_text(encoding="utf-8"))
+        return exercises
+    notebook = json.loads(path.read_text(encoding="utf-8"))
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0"}
     env.pop("MAPTEACH_LEARNER", None)
+    env.pop("MAPTEACH_GROUP", None)
+    command = [sys.executable, "-c", _HARVEST, str(path.resolve()), *who]
+    last = _last_cell(notebook, _VARYING if varying_only else _KEYED)
+    command += [str(Path(__file__).parent), str(last)]
     done = subprocess.run(
-        [sys.executable, "-c", _HARVEST, str(path.resolve()), learner or ""],
-        cwd=path.parent,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+        command, cwd=path.parent, env=env, capture_output=True, text=True, check=False
     )
     if done.returncode:
         raise RuntimeError(f"{path.name} failed:\n{done.stderr[-3000:]}")
-    exercises: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
+    exercises = json.loads(done.stdout.strip().splitlines()[-1])
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(exercises, ensure_ascii=False), encoding="utf-8")
     return exercises
 
 
@@ -246,26 +492,49 @@ def build(
     learner: str | None = None,
     lang: str = "en",
     notebooks: list[Path] | None = None,
+    execute: bool = False,
+    group: str | None = None,
 ) -> list[tuple[Path, list[dict[str, Any]]]]:
-    """Harvest every notebook (two at a time) and write the key to ``out``."""
+    """Write the key to ``out``: from the saved exercise states, or by executing.
+
+    The whole key is read from the committed notebooks' saved states
+    (:func:`saved_exercises`); a learner's or a group's key (or ``execute``) runs each
+    notebook up to its last exercise, two at a time, through the cache (:func:`harvest`).
+    """
     folder = NOTEBOOKS / "zh" if lang == "zh" else NOTEBOOKS
     paths = notebooks or sorted(folder.glob("*.ipynb"))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda path: harvest(path, learner), paths))
+    sources = _sources_digest()
+    if learner or group:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(
+                pool.map(lambda path: variant_exercises(path, learner, group, sources), paths)
+            )
+    elif execute:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(pool.map(lambda path: harvest(path, None, sources), paths))
+    else:
+        results = [saved_exercises(path) for path in paths]
     sections = list(zip(paths, results, strict=True))
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(sections, learner, lang), encoding="utf-8")
+    who = learner or (f"group {group}" if group else None)
+    out.write_text(render(sections, who, lang), encoding="utf-8")
     return sections
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write the answer key of every exercise.")
     parser.add_argument("--learner", default=None, help="the key of this learner's variants")
+    parser.add_argument("--group", default=None, help="the key of this group's variants")
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "--execute", action="store_true", help="run the notebooks even for the whole key"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    sections = build(args.out, learner=args.learner, lang=args.lang)
+    sections = build(
+        args.out, learner=args.learner, lang=args.lang, execute=args.execute, group=args.group
+    )
     count = sum(len(items) for _, items in sections)
     failing = [
         item["key"]

@@ -8,11 +8,12 @@ Everyone in a group gets the same exercise variants, so partners can compare.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from mapteach.i18n import tr
 
-__all__ = ["current_group", "forget_learner", "learner"]
+__all__ = ["current_group", "forget_learner", "learner", "when_named"]
 
 LEARNER_VARIABLE = "MAPTEACH_LEARNER"
 GROUP_VARIABLE = "MAPTEACH_GROUP"
@@ -20,6 +21,18 @@ GROUP_VARIABLE = "MAPTEACH_GROUP"
 
 #: What :func:`learner` set (None: the environment decides).
 _state: dict[str, Any] = {"learner": None, "group": None}
+
+#: What :func:`learner` calls, in order, with each name it sets.
+_listeners: list[Callable[[str], None]] = []
+
+
+def when_named(listener: Callable[[str], None]) -> None:
+    """Call ``listener`` with the name each time :func:`learner` sets one, after setting it.
+
+    The progress log records the checks waiting for a name this way
+    (:mod:`mapteach.classroom.progress_folder`).
+    """
+    _listeners.append(listener)
 
 
 def check_name(name: object) -> str:
@@ -75,7 +88,9 @@ def learner(name: str | None = None, group: str | None = None) -> str | None:
 
     Both are stripped of surrounding white space. Before any name is set, the
     environment variable ``MAPTEACH_LEARNER`` gives it; with neither, it is None and
-    checks are recorded as anonymous (learner ``""``). The group works the same way,
+    checks are recorded as anonymous (learner ``""``), or, in a progress folder
+    (:mod:`~mapteach.classroom.progress_folder`), wait and are recorded under the name
+    this sets. The group works the same way,
     with ``MAPTEACH_GROUP``; :func:`current_group` returns it.
 
     Parameters
@@ -113,10 +128,12 @@ def learner(name: str | None = None, group: str | None = None) -> str | None:
     """
     checked_name = None if name is None else check_name(name)
     checked_group = None if group is None else check_group(group)
-    if checked_name is not None:
-        _state["learner"] = checked_name
     if checked_group is not None:
         _state["group"] = checked_group
+    if checked_name is not None:
+        _state["learner"] = checked_name
+        for listener in _listeners:
+            listener(checked_name)
     return current_learner()
 
 

@@ -8,21 +8,21 @@ Each time an exercise checks an answer, :func:`record_check` appends one line::
 Every field is a string: ``verdict`` is one of :data:`VERDICTS`, ``time`` is ISO 8601
 in UTC with whole seconds and ``Z`` (``+00:00`` in older files reads the same). A
 learner in a group (``learner(name, group=...)``) also gets a ``"group"``, which decides
-the exercise's variant. An unreadable answer is no attempt and never recorded; older
-files' ``"invalid"`` lines (:data:`RETIRED_VERDICTS`) read, but do not count.
-:func:`progress` turns the lines into one row per exercise (attempts, last answer,
-passed or pending); an instructor merges the files the learners hand in with
+the exercise's variant; an incorrect answer that matches a named mistake, a
+``"mistake"`` (its English name, the first one named). An unreadable answer is no
+attempt and never recorded; older files' ``"invalid"`` lines (:data:`RETIRED_VERDICTS`)
+read, but do not count. :func:`progress` turns the lines into one row per exercise
+(attempts, last answer, passed or pending); an instructor merges the files the learners hand in with
 :func:`merge_progress` or ``python -m mapteach progress``.
 
 Who and where
 -------------
-- The learner is the name given to :func:`learner` (at start-up, the environment
-  variable ``MAPTEACH_LEARNER``). With no name set, checks are still recorded, with
-  ``"learner": ""`` (anonymous), so nothing a learner does is lost; name yourself
-  later and :func:`progress` for ``""`` still shows the earlier checks.
-- The file is ``~/.mapteach/progress.jsonl``, unless the environment variable
-  ``MAPTEACH_PROGRESS`` or :func:`set_progress_file` names another. Its folder is
-  created when the first check is recorded.
+- The learner is the name given to :func:`learner` (else ``MAPTEACH_LEARNER``). With
+  no name set, checks are recorded with ``"learner": ""`` (anonymous), so nothing is lost.
+- The file is :func:`set_progress_file`'s, else ``MAPTEACH_PROGRESS``, else the
+  learner's file in the folder ``MAPTEACH_PROGRESS_DIR`` (where a check before a name
+  waits for it: :mod:`~mapteach.classroom.progress_folder`), else
+  ``~/.mapteach/progress.jsonl``. Its folder is created with the first check.
 
 Writing and reading
 -------------------
@@ -62,7 +62,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import mapteach.log as log
-from mapteach.classroom.identity import check_group, check_name, current_group, current_learner
+from mapteach.classroom import progress_folder as room
+from mapteach.classroom.identity import (
+    check_group,
+    check_name,
+    current_group,
+    current_learner,
+    when_named,
+)
 from mapteach.i18n import N_, tr
 from mapteach.log import CorruptLineWarning, TruncatedLineWarning
 from mapteach.sources import source_name
@@ -75,10 +82,8 @@ __all__ = [
     "TruncatedLineWarning",
     "merge_progress",
     "progress",
-    "progress_file",
     "read_progress",
     "record_check",
-    "set_progress_file",
 ]
 
 
@@ -90,8 +95,9 @@ if TYPE_CHECKING:
 FIELDS: tuple[str, ...] = ("learner", "notebook", "exercise", "answer", "verdict", "time")
 
 
-#: The field a check in a group has besides :data:`FIELDS`, written last.
-GROUP_FIELD = "group"
+#: The fields a check may have besides :data:`FIELDS`, written after them in this order:
+#: the learner's group, and the first mistake an incorrect answer was named.
+OPTIONAL_FIELDS: tuple[str, ...] = ("group", "mistake")
 
 
 #: Every verdict a check can record.
@@ -114,50 +120,6 @@ PROGRESS_COLUMNS: tuple[str, ...] = (
     "passed",
     "status",
 )
-
-
-FILE_VARIABLE = "MAPTEACH_PROGRESS"
-
-
-DEFAULT_FILE = Path("~") / ".mapteach" / "progress.jsonl"
-#: What :func:`set_progress_file` set (None: the environment decides).
-_file: dict[str, Path | None] = {"path": None}
-
-
-def set_progress_file(path: str | os.PathLike[str] | None) -> Path:
-    """Record checks in ``path`` from now on (None: back to the default); return the file.
-
-    ``~`` is expanded. The default is ``MAPTEACH_PROGRESS`` if set, else
-    ``~/.mapteach/progress.jsonl``.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from mapteach.classroom import progress_file, set_progress_file
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.jsonl"
-    >>> set_progress_file(path) == path == progress_file()
-    True
-    >>> set_progress_file(None) == progress_file()
-    True
-    """
-    _file["path"] = None if path is None else Path(path).expanduser()
-    return progress_file()
-
-
-def progress_file() -> Path:
-    """The file checks are recorded in: :func:`set_progress_file`'s, else the default.
-
-    Examples
-    --------
-    >>> import os
-    >>> from mapteach.classroom import progress_file
-    >>> progress_file().name if "MAPTEACH_PROGRESS" not in os.environ else "progress.jsonl"
-    'progress.jsonl'
-    """
-    if _file["path"] is not None:
-        return Path(_file["path"])
-    configured = os.environ.get(FILE_VARIABLE, "")
-    return Path(configured or DEFAULT_FILE).expanduser()
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -206,9 +168,13 @@ def record_check(
     *,
     learner: str | None = None,
     group: str | None = None,
+    mistake: str | None = None,
     path: str | os.PathLike[str] | None = None,
 ) -> dict[str, str]:
     """Append one checked answer to the progress file, flushed to disk; return the record.
+
+    In a progress folder, a check made before a learner is named waits for the name
+    instead (:func:`waits_for_name`), and is recorded under it.
 
     Parameters
     ----------
@@ -224,6 +190,9 @@ def record_check(
     group : str, optional
         The learner's group (default: :func:`~mapteach.classroom.identity.current_group`);
         none, no ``"group"`` field.
+    mistake : str, optional
+        The English name of the first mistake the answer was named (only for an
+        ``"incorrect"`` verdict); none, no ``"mistake"`` field.
     path : path, optional
         The file (default: :func:`progress_file`). It and its folder are created.
 
@@ -237,8 +206,9 @@ def record_check(
     TypeError
         If a field is not a string.
     ValueError
-        If the notebook, the exercise or a given learner or group name is empty, or
-        the verdict is unknown or not an attempt (``"unreadable"``, ``"empty"``).
+        If the notebook, the exercise, a given learner or group name or mistake is
+        empty, the verdict is unknown or not an attempt (``"unreadable"``,
+        ``"empty"``), or a mistake comes with a verdict other than ``"incorrect"``.
 
     Notes
     -----
@@ -271,9 +241,40 @@ def record_check(
     }
     team = current_group() if group is None else check_group(group)
     if team is not None:
-        record[GROUP_FIELD] = team
-    log.append(progress_file() if path is None else Path(path).expanduser(), record, PROGRESS)
+        record["group"] = team
+    if mistake is not None:
+        record["mistake"] = _check_mistake(mistake, record["verdict"])
+    if path is None and room.folder_in_use():
+        if not who:
+            room.wait_for_name(record, PROGRESS)
+            return record
+        if room.waiting_checks() and (named := current_learner()):
+            _record_waiting(named)  # a retry: they could not be recorded before
+    log.append(room.file_for(who) if path is None else Path(path).expanduser(), record, PROGRESS)
     return record
+
+
+def _check_mistake(mistake: object, verdict: str) -> str:
+    if verdict != "incorrect":
+        raise ValueError(
+            tr("A mistake is named only for an incorrect answer; got {verdict!r}.", verdict=verdict)
+        )
+    return _text_field("mistake", mistake)
+
+
+def _named(record: Any, name: str) -> dict[str, str]:
+    """A check that waited for a name, under ``name`` (and the group, if it had none)."""
+    named = {**record, "learner": name, "group": record.get("group") or current_group()}
+    fields = (*FIELDS, *OPTIONAL_FIELDS)
+    return {field: named[field] for field in fields if named.get(field) is not None}
+
+
+def _record_waiting(name: str) -> None:
+    """Record every check waiting for a name under ``name``, oldest first, each as made."""
+    room.record_waiting(name, PROGRESS, _named)
+
+
+when_named(_record_waiting)
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -281,9 +282,8 @@ def record_check(
 
 def _check_fields(record: Any, where: str) -> None:
     """Raise unless ``record`` is an object with exactly the fields of a check, all strings."""
-    fields = (
-        (*FIELDS, GROUP_FIELD) if isinstance(record, dict) and GROUP_FIELD in record else FIELDS
-    )
+    given = record if isinstance(record, dict) else {}
+    fields = (*FIELDS, *(field for field in OPTIONAL_FIELDS if field in given))
     log.check_object(
         record,
         where,
@@ -306,7 +306,7 @@ def _check_fields(record: Any, where: str) -> None:
 def _check(record: Any, where: str) -> dict[str, str]:
     """The check ``record`` (at ``where``, a file and line) holds; a ValueError if none."""
     _check_fields(record, where)
-    for field in ("notebook", "exercise", GROUP_FIELD):
+    for field in ("notebook", "exercise", *OPTIONAL_FIELDS):
         if field in record and not record[field].strip():
             raise ValueError(tr("{where}: field {field!r} is empty.", where=where, field=field))
     if record["verdict"] not in (*VERDICTS, *RETIRED_VERDICTS):
@@ -326,7 +326,7 @@ def _check(record: Any, where: str) -> dict[str, str]:
                 time=record["time"],
             )
         )
-    return {field: record[field] for field in (*FIELDS, GROUP_FIELD) if field in record}
+    return {field: record[field] for field in (*FIELDS, *OPTIONAL_FIELDS) if field in record}
 
 
 #: What a progress file holds, for :mod:`mapteach.log`.
@@ -358,7 +358,8 @@ def read_progress(
     -------
     pandas.DataFrame
         Columns ``learner, notebook, exercise, answer, verdict, time`` (strings, as
-        written), ``group`` (``""`` for a check made outside a group), ``file`` (the
+        written), ``group`` (``""`` for a check made outside a group), ``mistake``
+        (``""`` for a check that named none), ``file`` (the
         name it was read from) and ``line`` (1-based). Lines with a retired verdict
         (``"invalid"``) are read too.
 
@@ -398,7 +399,7 @@ def read_progress(
     ...     print(str(error).replace(str(path), "p.jsonl"))
     p.jsonl, line 2: not JSON (Unterminated string starting at: line 1 column 19).
     """
-    return _read(paths or (progress_file(),), skip_corrupt, missing_ok=not paths)
+    return _read(paths or (room.progress_file(),), skip_corrupt, missing_ok=not paths)
 
 
 def _read(sources: Iterable[Any], skip_corrupt: bool, missing_ok: bool) -> pd.DataFrame:
@@ -407,10 +408,9 @@ def _read(sources: Iterable[Any], skip_corrupt: bool, missing_ok: bool) -> pd.Da
         source = Path(given).expanduser() if isinstance(given, (str, os.PathLike)) else given
         name = source_name(source)
         checks = log.read(source, PROGRESS, skip_corrupt=skip_corrupt, missing_ok=missing_ok)
-        rows.extend(
-            {GROUP_FIELD: "", **record, "file": name, "line": number} for number, record in checks
-        )
-    text = [*FIELDS, GROUP_FIELD, "file"]
+        blank = dict.fromkeys(OPTIONAL_FIELDS, "")
+        rows.extend({**blank, **record, "file": name, "line": number} for number, record in checks)
+    text = [*FIELDS, *OPTIONAL_FIELDS, "file"]
     return _frame(rows, [*text, "line"]).astype({**dict.fromkeys(text, "str"), "line": "int64"})
 
 
@@ -515,7 +515,7 @@ def progress(
         raise ValueError(
             tr("The learner's name must be a non-empty string; got {name!r}.", name=who)
         )
-    source = progress_file() if path is None else Path(path).expanduser()
+    source = room.progress_file() if path is None else Path(path).expanduser()
     checks = _read([source], skip_corrupt, missing_ok=True)
     checks = checks[checks["learner"] == who.strip()]
     rows = _tally(checks, ["notebook", "exercise"])

@@ -50,6 +50,7 @@ from typing import Any
 
 import traitlets
 
+from mapteach.classroom.progress_folder import waits_for_name
 from mapteach.classroom.progress_log import record_check
 from mapteach.exercises.answers import (
     STATUSES,
@@ -58,6 +59,7 @@ from mapteach.exercises.answers import (
     agrees_at,
     asked_precision,
     check_number,
+    joined_sentences,
 )
 from mapteach.exercises.math_markup import MathMarkupError, render_math
 from mapteach.exercises.mistakes import wrong_answers
@@ -83,6 +85,10 @@ _HINT = N_("Check your working, or open the solution.")
 #: The statuses that are not attempts, never recorded: nothing typed, or nothing that
 #: reads as an answer.
 UNRECORDED: tuple[str, ...] = ("empty", "unreadable")
+
+#: Said after the verdict of a check that waits for the learner's name (a progress
+#: folder, no name yet: :mod:`~mapteach.classroom.progress_folder`).
+_WAITING = N_("Waiting for your name: this check is recorded under it as soon as you give it.")
 
 
 def split_key(key: str | None) -> tuple[str, str] | None:
@@ -298,16 +304,19 @@ class Exercise(KernelOwnedWidget):
 
     def _settle(self, answer: Any, shown: str) -> Feedback:
         """Judge ``answer``, show the verdict, record it as ``shown``: Check and submit's path."""
+        where = split_key(self.key)
         with language(self.lang):
             verdict = self.check(answer)
+            recorded = where is not None and verdict.status not in UNRECORDED
+            waiting = tr(_WAITING) if recorded and waits_for_name() else ""
+            message = joined_sentences([verdict.message, waiting])
         self._judged = self.answer
         with self.hold_sync():
             self.status = verdict.status
-            self.feedback = verdict.message
-            self.feedback_html = feedback_html(verdict.message)
-        where = split_key(self.key)
-        if where is not None and verdict.status not in UNRECORDED:
-            record_check(*where, shown, verdict.status)
+            self.feedback = message
+            self.feedback_html = feedback_html(message)
+        if where is not None and recorded:
+            record_check(*where, shown, verdict.status, mistake=verdict.misconception)
         return verdict
 
     def submit(self, answer: Any = None) -> Feedback:

@@ -27,7 +27,9 @@ EXPORTS = {
     "inline_runtime": "site_runtime",
     "needed_modules": "site_runtime",
     "offline_html": "fallback",
+    "OfflineState": "fallback",
     "offline_state": "widget_state",
+    "read_offline_states": "fallback",
     "page_runtime": "site_runtime",
     "runtime_texts": "site_runtime",
 }

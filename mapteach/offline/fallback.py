@@ -14,11 +14,12 @@ scripts run but fail with neither picture nor widget. Standard library only.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from html import escape
-from typing import Any
+from html import escape, unescape
+from typing import Any, NamedTuple
 
-__all__ = ["inline_json", "offline_html"]
+__all__ = ["OfflineState", "inline_json", "offline_html", "read_offline_states"]
 
 #: The class of the element holding one widget's fallback, and of its static part.
 OFFLINE_CLASS = "mapteach-offline"
@@ -62,3 +63,56 @@ type="application/json" data-mapteach-state>{"children": {}, "model": {"x": "<\\
         f'<script type="application/json" data-mapteach-state>{payload}</script>'
         f'<div class="{STATIC_CLASS}">{static_html}</div></div>'
     )
+
+
+#: One fallback as :func:`offline_html` writes it: its module, its language, its state.
+_FALLBACK = re.compile(
+    rf'<div class="{OFFLINE_CLASS}" data-module="(?P<module>[^"]*)" lang="(?P<lang>[^"]*)">'
+    r"<script type=\"application/json\" data-mapteach-state>(?P<state>.*?)</script>",
+    re.DOTALL,
+)
+
+
+class OfflineState(NamedTuple):
+    """One widget's fallback read back: its browser module, its language, its state."""
+
+    module: str
+    lang: str
+    state: dict[str, Any]
+
+
+def read_offline_states(page: str, module: str | None = None) -> list[OfflineState]:
+    """Every fallback :func:`offline_html` wrote in ``page``, in page order.
+
+    The one reader of what :func:`offline_html` writes: the state JSON cannot hold
+    ``</`` (:func:`inline_json`), so the state ends at the first ``</script>``.
+    ``module`` keeps only the fallbacks of that browser module.
+
+    Raises
+    ------
+    ValueError
+        If a fallback's state is not JSON: the error names its module and position.
+
+    Examples
+    --------
+    >>> from mapteach.offline import offline_html, read_offline_states
+    >>> page = offline_html("exercise", {"model": {"x": "</b>"}}, "<p>1</p>", lang="zh")
+    >>> read_offline_states("<p>text</p>" + page + page, module="exercise")[1]
+    OfflineState(module='exercise', lang='zh', state={'model': {'x': '</b>'}})
+    >>> read_offline_states(page, module="board")
+    []
+    """
+    found = []
+    for match in _FALLBACK.finditer(page):
+        name = unescape(match["module"])
+        if module is not None and name != module:
+            continue
+        try:
+            state = json.loads(match["state"])
+        except json.JSONDecodeError as error:
+            raise ValueError(
+                f"the state of the {name!r} fallback at character {match.start()} is not JSON: "
+                f"{error}"
+            ) from error
+        found.append(OfflineState(name, unescape(match["lang"]), state))
+    return found

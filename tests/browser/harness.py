@@ -126,11 +126,13 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def _serving(command: list[str], workdir: Path, ready, what: str) -> Iterator[subprocess.Popen]:
+def _serving(
+    command: list[str], workdir: Path, ready, what: str, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen]:
     process = subprocess.Popen(
         command,
         cwd=workdir,
-        env=server_env(workdir),
+        env={**server_env(workdir), **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -185,9 +187,12 @@ def running_jupyterlab(workdir: Path) -> Iterator[Lab]:
 
 
 @contextmanager
-def voila(workdir: Path, notebook: str) -> Iterator[str]:
+def voila(
+    workdir: Path, notebook: str, env: dict[str, str] | None = None, token: str | None = None
+) -> Iterator[str]:
     """Voila serving one notebook; yields its URL. Each page view starts a kernel,
-    so readiness is probed with a TCP connect, not a page request."""
+    so readiness is probed with a TCP connect, not a page request. ``env`` adds to the
+    server's environment (:func:`server_env`); with a ``token``, the URL carries it."""
     port = free_port()
     command = [
         sys.executable,
@@ -197,9 +202,10 @@ def voila(workdir: Path, notebook: str) -> Iterator[str]:
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
+        *([f"--token={token}"] if token else []),
     ]
-    with _serving(command, workdir, lambda: _listens(port), "Voila"):
-        yield f"http://127.0.0.1:{port}"
+    with _serving(command, workdir, lambda: _listens(port), "Voila", env):
+        yield f"http://127.0.0.1:{port}" + (f"/?token={token}" if token else "")
 
 
 @contextmanager

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 import mapteach
 from mapteach.classroom import identity
-from mapteach.classroom import progress_log as store
+from mapteach.classroom import progress_folder as room
 from mapteach.classroom.identity import learner
+from mapteach.classroom.progress_folder import progress_file, set_progress_file
 from mapteach.classroom.progress_log import (
     FIELDS,
     VERDICTS,
@@ -28,10 +29,8 @@ from mapteach.classroom.progress_log import (
     TruncatedLineWarning,
     merge_progress,
     progress,
-    progress_file,
     read_progress,
     record_check,
-    set_progress_file,
 )
 from tests.budget import examples
 
@@ -55,9 +54,13 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.delenv("MAPTEACH_LEARNER", raising=False)
     monkeypatch.delenv("MAPTEACH_PROGRESS", raising=False)
     monkeypatch.delenv("MAPTEACH_GROUP", raising=False)
+    monkeypatch.delenv("MAPTEACH_PROGRESS_DIR", raising=False)
     monkeypatch.setitem(identity._state, "learner", None)
     monkeypatch.setitem(identity._state, "group", None)
-    monkeypatch.setitem(store._file, "path", None)
+    monkeypatch.setitem(room._file, "path", None)
+    monkeypatch.setattr(room, "_waiting", [])
+    monkeypatch.setitem(room._saved, "count", 0)
+    monkeypatch.setattr(room, "_unsaved_listeners", [])
     before = _snapshot(REAL_HOME_FILE)
     yield home
     assert _snapshot(REAL_HOME_FILE) == before, "a test wrote to the real progress file"
@@ -194,6 +197,44 @@ def test_a_group_is_recorded_with_each_check_and_read_back(tmp_path, monkeypatch
         record_check("03", "ap-1", "0.5", "correct", group=" ", path=path)
 
 
+def test_a_named_mistake_is_recorded_last_and_read_back(tmp_path):
+    path = tmp_path / "p.jsonl"
+    record_check(
+        "03", "ap-1", "1", "incorrect", learner="ada", group="g", mistake="AP@k", path=path
+    )
+    record_check("03", "ap-1", "0.9", "incorrect", learner="ada", path=path)
+    written = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert list(written[0]) == [*FIELDS, "group", "mistake"]
+    assert written[0]["mistake"] == "AP@k" and "mistake" not in written[1]
+    assert read_progress(path)["mistake"].tolist() == ["AP@k", ""]
+
+
+@pytest.mark.parametrize(
+    ("verdict", "mistake", "error", "fragment"),
+    [
+        ("correct", "AP@k", ValueError, "only for an incorrect answer; got 'correct'"),
+        ("incomplete", "AP@k", ValueError, "only for an incorrect answer; got 'incomplete'"),
+        ("incorrect", " ", ValueError, "mistake must not be empty"),
+        ("incorrect", 3, TypeError, "mistake must be a string; got int 3"),
+    ],
+)
+def test_a_mistake_is_named_only_for_an_incorrect_answer(
+    tmp_path, verdict, mistake, error, fragment
+):
+    path = tmp_path / "p.jsonl"
+    with pytest.raises(error, match=fragment):
+        record_check("03", "ap-1", "1", verdict, learner="ada", mistake=mistake, path=path)
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("mistake", ["", 3])
+def test_a_bad_mistake_in_a_file_is_an_error_naming_its_line(tmp_path, mistake):
+    path = tmp_path / "p.jsonl"
+    path.write_text(_line(verdict="incorrect", mistake=mistake) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 1: field 'mistake'"):
+        read_progress(path)
+
+
 @pytest.mark.parametrize(
     ("group", "fragment"),
     [("", "field 'group' is empty"), (3, "field 'group' is int 3, not a string")],
@@ -248,7 +289,7 @@ def test_checks_read_back_exactly_and_progress_matches_a_brute_force_model(check
         written = [(who or "", *rest) for who, *rest in checks]
         assert path.exists() == bool(checks)
         table = read_progress(path) if checks else read_progress()[:0]
-        assert list(table.columns) == [*FIELDS, "group", "file", "line"]
+        assert list(table.columns) == [*FIELDS, "group", "mistake", "file", "line"]
         got = list(
             table[["learner", "notebook", "exercise", "answer", "verdict"]].itertuples(
                 index=False, name=None
@@ -479,12 +520,15 @@ def test_cli_merges_files_to_csv(class_files, isolated):
     done = mapteach_cli("progress", *map(str, class_files), "--format", "csv", home=isolated)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "learner,notebook,exercise,attempts,passed,last_verdict,last_time"
+    assert lines[0] == (
+        "learner,notebook,exercise,prompt,attempts,passed,status,"
+        "last_verdict,last_answer,last_mistake,last_time"
+    )
     rows = [line.rsplit(",", 1) for line in lines[1:]]
     assert [row[0] for row in rows] == [
-        "ada,03,ap-1,3,True,incorrect",
-        "ada,04,map-1,1,False,incomplete",
-        "李雷,04,map-1,1,True,correct",
+        "ada,03,ap-1,,3,True,passed,incorrect,1,",
+        "ada,04,map-1,,1,False,trying,incomplete,0.7,",
+        "李雷,04,map-1,,1,True,passed,correct,0.75,",
     ]
     assert all(pd.Timestamp(row[1]).tzname() == "UTC" for row in rows)
 
@@ -515,9 +559,13 @@ def test_cli_reads_standard_input_once_and_filters_a_learner(class_files, isolat
         "learner",
         "notebook",
         "exercise",
+        "prompt",
         "attempts",
         "passed",
+        "status",
         "last_verdict",
+        "last_answer",
+        "last_mistake",
         "last_time",
     ]
 
@@ -538,7 +586,7 @@ def test_cli_stops_at_a_corrupt_line_unless_told_to_skip_it(class_files, isolate
     assert skipped.stderr.splitlines() == [
         f"warning: {ada}, line 4: not JSON (Expecting value: line 1 column 1). The line is skipped."
     ]
-    assert ",03,ap-2,1,True,correct," in skipped.stdout.replace("ada,", ",")
+    assert ",03,ap-2,,1,True,passed,correct," in skipped.stdout.replace("ada,", ",")
 
 
 def test_cli_speaks_chinese(class_files, isolated):

@@ -14,19 +14,26 @@
   printed 0.48 and the Python version.
 - The Chinese guide's prose is Chinese, paragraph by paragraph, by the checks of
   ``tests/test_zh_edition.py``.
+- Every command the guide names in code is there: each ``make`` target is a Makefile
+  target, each ``VAR=`` given to make a Makefile variable, each ``MAPTEACH_*`` variable read
+  by the code; ``tools/setup.py`` and ``python -m mapteach progress`` accept the arguments
+  it gives them, and ``tools/answer_key.py`` has each option it names.
 """
 
 from __future__ import annotations
 
 import html
+import importlib.util
 import json
 import re
+import shlex
 from functools import cache
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
+from mapteach.cli import _parser as cli_parser
 from mapteach.i18n import LOCALE_DIR
 from tests.notebooks.test_zh_edition import cjk_share, english_left
 
@@ -244,3 +251,100 @@ def test_the_checks_catch_a_bad_agenda_and_english_prose():
     ]
     assert english_left("这一段 was left in English by mistake。")
     assert DECIMAL.findall("AP 0.2815, 文章003 §3.1") == ["0.2815"]
+
+
+MAKEFILE = ROOT / "Makefile"
+MAKE_TARGET = re.compile(r"(?:^|\s)make\s+([a-z][\w-]*)")
+ASSIGNED = re.compile(r"(?:^|\s)([A-Z][A-Z_]*)=\S*")
+OPTION = re.compile(r"(?<!\S)(--[a-z][\w-]*)")
+
+
+def _code(lang: str) -> list[str]:
+    """Every inline code span and every line of a code block, in the guide."""
+    text = _text(lang)
+    spans = INLINE_CODE.findall(CODE_BLOCK.sub(" ", text))
+    lines = [
+        line.strip()
+        for block in CODE_BLOCK.findall(text)
+        for line in block.splitlines()[1:-1]
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    return [span.strip("`") for span in spans] + lines
+
+
+def _arguments(snippet: str, after: str) -> list[str] | None:
+    """The words of ``snippet`` after the word ``after``, up to a redirection; None if absent."""
+    snippet = snippet.replace("\\", "/")
+    if not re.search(rf"(?:^|\s){re.escape(after)}(?:\s|$)", snippet):
+        return None
+    words = shlex.split(snippet)
+    tail = words[words.index(after) + 1 :]
+    return tail[: tail.index(">")] if ">" in tail else tail
+
+
+def _setup_parser():
+    spec = importlib.util.spec_from_file_location("guide_setup", ROOT / "tools" / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module._parser()
+
+
+def _accepted(parser, words: list[str], snippet: str) -> None:
+    try:
+        parser.parse_args(words)
+    except SystemExit:
+        pytest.fail(f"{parser.prog} refuses the guide's {snippet!r}")
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_every_make_target_and_variable_the_guide_names_exists(lang):
+    makefile = MAKEFILE.read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z][\w-]*)\s*:", makefile, re.MULTILINE))
+    named, variables = set(), set()
+    for snippet in _code(lang):
+        named |= set(MAKE_TARGET.findall(snippet))
+        if MAKE_TARGET.search(snippet) or re.fullmatch(r"[A-Z][A-Z_]*=\S*", snippet):
+            variables |= {v for v in ASSIGNED.findall(snippet) if not v.startswith("MAPTEACH_")}
+    assert {"hub", "app", "site", "answer-key"} <= named
+    assert {"ADDRESS", "PORT", "ROOM", "INSTRUCTOR", "PROGRESS_DIR"} <= variables
+    assert not named - targets, f"{GUIDES[lang].name}: no such make target: {named - targets}"
+    unused = {v for v in variables if f"$({v})" not in makefile}
+    assert not unused, f"{GUIDES[lang].name}: the Makefile reads no variable {unused}"
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_every_mapteach_variable_the_guide_names_is_read_by_the_code(lang):
+    sources = "\n".join(
+        path.read_text(encoding="utf-8")
+        for folder in ("mapteach", "tools", "instructor")
+        for path in (ROOT / folder).rglob("*.py")
+    )
+    named = {n for s in _code(lang) for n in re.findall(r"\bMAPTEACH_[A-Z_]+", s)}
+    assert {"MAPTEACH_HUB_PASSWORD", "MAPTEACH_HUB_ADMIN_PASSWORD", "MAPTEACH_GROUP"} <= named
+    unread = {name for name in named if f'"{name}"' not in sources}
+    assert not unread, f"{GUIDES[lang].name}: no code reads {unread}"
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_every_command_line_the_guide_gives_is_accepted(lang):
+    setup, cli = _setup_parser(), cli_parser()
+    answer_key = (ROOT / "tools" / "answer_key.py").read_text(encoding="utf-8")
+    checked = []
+    for snippet in _code(lang):
+        if "..." in snippet:
+            continue
+        setup_words = _arguments(snippet, "tools/setup.py")
+        if setup_words:
+            _accepted(setup, setup_words, snippet)
+            checked.append(snippet)
+        progress_words = _arguments(snippet, "mapteach")
+        if progress_words and progress_words[0] == "progress":
+            _accepted(cli, progress_words, snippet)
+            checked.append(snippet)
+        key_words = _arguments(snippet, "tools/answer_key.py")
+        if key_words is not None:
+            unknown = [o for o in OPTION.findall(" ".join(key_words)) if f'"{o}"' not in answer_key]
+            assert not unknown, f"tools/answer_key.py has no option {unknown}: {snippet!r}"
+            checked.append(snippet)
+    assert any("--address" in c for c in checked) and any("--folder" in c for c in checked)
+    assert any("--group" in c for c in checked)

@@ -152,8 +152,16 @@ def test_a_number_exercise_is_judged_recorded_and_cleared_as_the_kernel_does(pag
     assert verdict(typed) == EMPTY and typed["records"] == []
     assert verdict(checked) == shown(exercise, "0.25")
     assert "<mfrac>" in checked["feedback_html"]
+    mistake = exercise.check("0.25").misconception
+    assert mistake == "halved"
     assert checked["records"] == [
-        {"notebook": "99", "exercise": "1", "answer": "0.25", "verdict": "incorrect"}
+        {
+            "notebook": "99",
+            "exercise": "1",
+            "answer": "0.25",
+            "verdict": "incorrect",
+            "mistake": mistake,
+        }
     ]
     assert verdict(changed) == EMPTY and changed["records"] == []
     assert verdict(right) == shown(exercise, "1/2")
@@ -189,8 +197,15 @@ def test_a_choice_is_judged_and_recorded_by_its_option(page):
     steps = [{"set": {"answer": "P@3"}, "count": ["check_request"]}, {"set": {"answer": "AP"}}]
     wrong, changed = run(page, exercise, steps)
     assert verdict(wrong) == shown(exercise, "P@3")
+    named = exercise.check("P@3").misconception
     assert wrong["records"] == [
-        {"notebook": "99", "exercise": "2", "answer": "P@3", "verdict": "incorrect"}
+        {
+            "notebook": "99",
+            "exercise": "2",
+            "answer": "P@3",
+            "verdict": "incorrect",
+            "mistake": named,
+        }
     ]
     assert verdict(changed) == EMPTY
 

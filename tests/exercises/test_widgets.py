@@ -125,8 +125,10 @@ def test_submit_shows_the_answer_and_its_verdict_and_records_it_once(progress):
             "exercise": "1",
             "answer": "0.25",
             "verdict": "incorrect",
+            "mistake": feedback.misconception,
         }
     ]
+    assert feedback.misconception is not None
     assert exercise.submit(0.5).correct and exercise.answer == "0.5"
     assert [r["verdict"] for r in progress()] == ["incorrect", "correct"]
 

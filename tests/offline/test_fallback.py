@@ -59,3 +59,31 @@ def test_the_same_state_writes_the_same_html():
 def test_inline_json_escapes_only_inside_strings():
     assert inline_json({"x": [1, 2.5, True, None]}) == '{"x": [1, 2.5, true, null]}'
     assert json.loads(inline_json(AWKWARD)) == AWKWARD
+
+
+def test_read_offline_states_reads_back_every_fallback_as_a_parser_does():
+    from mapteach.offline import read_offline_states
+
+    states = [
+        ("exercise", {"model": {"text": text, "n": index}, "children": {}}, lang)
+        for index, (text, lang) in enumerate(zip(AWKWARD, ["en", "zh"] * 4, strict=False))
+    ]
+    page = "<p>before</p>".join(
+        offline_html(module, state, f"<p>{index}</p>", lang=lang)
+        for index, (module, state, lang) in enumerate(states)
+    ) + offline_html("board", {"model": {}}, "<p>board</p>", lang="en")
+    soup = BeautifulSoup(page, "html.parser")
+    expected = [
+        (div["data-module"], div["lang"], json.loads(div.find("script").string))
+        for div in soup.find_all("div", class_="mapteach-offline")
+    ]
+    assert [tuple(found) for found in read_offline_states(page)] == expected
+    assert [tuple(found) for found in read_offline_states(page, "exercise")] == expected[:-1]
+
+
+def test_read_offline_states_names_a_broken_state():
+    from mapteach.offline import read_offline_states
+
+    page = offline_html("exercise", {"model": {}}, "", lang="en").replace('{"model"', '{"model",')
+    with pytest.raises(ValueError, match="'exercise' fallback at character 0 is not JSON"):
+        read_offline_states(page)

@@ -118,12 +118,30 @@ def test_a_kept_check_is_a_line_of_progress_jsonl(page):
     assert checks[1]["verdict"] == "incorrect"
 
 
+def test_a_named_mistake_is_kept_last_and_read_back(page, tmp_path):
+    items = _run(
+        page,
+        """const storage = memoryStorage({ "mapteach.learner": "ada" });
+        const progress = m.makeProgress(storage, runtime, clock);
+        progress.record({ ...args[0], verdict: "incorrect", mistake: "AP over retrieved" });
+        progress.record(args[0]);
+        return storage.items;""",
+        CHECK,
+    )
+    checks = json.loads(items["mapteach.progress"])
+    assert [list(check) for check in checks] == [[*FIELDS, "mistake"], list(FIELDS)]
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(check) + "\n" for check in checks), encoding="utf-8")
+    assert read_progress(path)["mistake"].tolist() == ["AP over retrieved", ""]
+
+
 @pytest.mark.parametrize(
     ("check", "problem"),
     [
         ({**CHECK, "verdict": "unreadable"}, 'verdict "unreadable" is not one of'),
         ({**CHECK, "answer": 0.8}, "answer is not a string"),
         ({**CHECK, "notebook": " "}, "empty"),
+        ({**CHECK, "verdict": "incorrect", "mistake": " "}, "mistake is not a non-empty string"),
         ({"notebook": "03", "exercise": "2", "verdict": "correct"}, "answer is not a string"),
     ],
 )

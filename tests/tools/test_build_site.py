@@ -300,3 +300,36 @@ def test_the_navigation_speaks_each_pages_language(tmp_path):
     zh = tool.nav_texts("zh")
     assert all(re.search(r"[\u4e00-\u9fff]", text) for text in zh.values()), zh
     assert tool.nav_texts("en")["contents"] == "Contents"
+
+
+#: The delimiter row under a Markdown table's header (GitHub's rule: a dash run per column).
+TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$", re.MULTILINE)
+
+
+def _markdown_tables(path: Path) -> int:
+    """The Markdown tables of a notebook's markdown cells and ``text/markdown`` outputs."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    sources = []
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            sources.append("".join(cell["source"]))
+        for output in cell.get("outputs", []):
+            sources.append("".join(output.get("data", {}).get("text/markdown", "")))
+    return sum(len(TABLE_DELIMITER.findall(source)) for source in sources)
+
+
+@pytest.mark.parametrize(("edition", "path"), PRESENT, ids=[f"{e}/{p.name}" for e, p in PRESENT])
+def test_every_markdown_table_of_a_notebook_is_a_table_on_the_site(site, edition, path):
+    soup = _soup(site.out_dir / edition / path.with_suffix(".html").name)
+    rendered = soup.select(".jp-RenderedMarkdown")
+    tables = sum(len(block.find_all("table")) for block in rendered)
+    assert tables == _markdown_tables(path), path.name
+    assert not any(TABLE_DELIMITER.search(block.get_text()) for block in rendered), path.name
+
+
+def test_the_glossary_is_a_table_in_both_editions(site):
+    for edition in EDITIONS:
+        soup = _soup(site.out_dir / edition / "16_glossary.html")
+        output = soup.select_one(".jp-OutputArea-output.jp-RenderedMarkdown")
+        assert output is not None and output.find("table") is not None, edition
+        assert len(output.find("table").find_all("tr")) >= 30, edition

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -169,10 +170,19 @@ def test_the_other_sub_commands_run_what_the_make_targets_ran():
         "notebooks/zh/00_start_here.ipynb"
     )
     voila = f"{python} -m voila notebooks/06_playground.ipynb --port=8866 --strip_sources=True"
-    assert last("app") == voila
-    assert last("--port", "9000", "app-zh") == "MAPTEACH_LANG=zh " + voila.replace(
-        "notebooks/", "notebooks/zh/"
-    ).replace("8866", "9000")
+    voila += " --Voila.auto_token=True"  # the token is JUPYTER_TOKEN's: ps does not show it
+    folder = f"MAPTEACH_PROGRESS_DIR={ROOT / 'classroom' / 'progress'}"
+    assert last("app", "--token", "T") == f"{folder} JUPYTER_TOKEN=T {voila}"
+    assert last("--port", "9000", "app-zh", "--token", "T", "--progress-dir", "/tmp/room") == (
+        "MAPTEACH_PROGRESS_DIR=/tmp/room MAPTEACH_LANG=zh JUPYTER_TOKEN=T "
+        + voila.replace("notebooks/", "notebooks/zh/").replace("8866", "9000")
+    )
+    assert last("dashboard", "--token", "T", "--progress-dir", "/tmp/room") == (
+        f"MAPTEACH_PROGRESS_DIR=/tmp/room JUPYTER_TOKEN=T {python} -m voila "
+        "instructor/dashboard.ipynb --port=8867 --strip_sources=True --Voila.auto_token=True"
+    )
+    tokens = {last("app").split("JUPYTER_TOKEN=", 1)[1].split()[0] for _ in range(2)}
+    assert len(tokens) == 2 and all(len(token) >= 16 for token in tokens)  # random each time
     assert last("site") == f"{python} tools/build_site.py"
     assert last("answer-key", "--learner", "Ann Lee", "--lang", "zh") == (
         f"{python} tools/answer_key.py --learner 'Ann Lee' --lang zh"
@@ -199,8 +209,82 @@ def test_the_other_sub_commands_run_what_the_make_targets_ran():
     assert last("reset-notebooks", "--yes") == "git checkout -- notebooks/"
 
 
+# -- hub and --address --------------------------------------------------------------------
+
+
+def test_hub_installs_jupyterhub_then_starts_it_on_loopback():
+    code, output = setup_py("--dry-run", "--platform", "posix", "--venv", NEW_VENV, "hub")
+    assert code == 0, output
+    python = f"{NEW_VENV}/bin/python"
+    assert f"{python} -m pip install --quiet -r requirements-hub.txt" in commands(output)
+    assert commands(output)[-1] == (
+        f"MAPTEACH_INSTRUCTOR=instructor {python} -m jupyterhub -f "
+        "instructor/hub/jupyterhub_config.py --ip=127.0.0.1 --port=8000"
+    )
+    assert "WARNING" not in output and "requirements-test.txt" not in output
+
+
+def test_hub_takes_the_room_and_the_instructor():
+    args = ("--dry-run", "--venv", NEW_VENV, "--port", "8100", "hub", "--room", "/srv/room 3")
+    code, output = setup_py(*args, "--instructor", "ms li")
+    assert code == 0, output
+    assert commands(output)[-1].startswith(
+        "MAPTEACH_INSTRUCTOR='ms li' MAPTEACH_HUB_ROOM='/srv/room 3' "
+    )
+    assert commands(output)[-1].endswith(" --port=8100")
+
+
+def test_hub_on_windows_says_it_does_not_run_there_and_stops():
+    code, output = setup_py("--dry-run", "--platform", "windows", "--venv", NEW_VENV, "hub")
+    assert code != 0
+    assert "JupyterHub does not run on Windows" in output
+    assert "pip" not in output  # stopped before installing anything
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "who"),
+    [("lab", "--ip=0.0.0.0", "token"), ("app", "--Voila.ip=0.0.0.0", "URL"),
+     ("hub", "--ip=0.0.0.0", "MAPTEACH_HUB_PASSWORD")],
+)  # fmt: skip
+def test_an_address_beyond_loopback_prints_the_url_who_may_log_in_and_a_warning(command, flag, who):
+    args = ("--dry-run", "--platform", "posix", "--address", "0.0.0.0", "--port", "8123")
+    code, output = setup_py(*args, command)
+    assert code == 0, output
+    narration = [line for line in output.splitlines() if line.startswith(">>")]
+    assert any(line.startswith(">> the room opens http://") and line.endswith(":8123/")
+               for line in narration)  # fmt: skip
+    assert any(line.startswith(">> who may log in:") and who in line for line in narration)
+    assert any(line.startswith(">> WARNING: listening on 0.0.0.0") for line in narration)
+    assert flag in commands(output)[-1].split()
+
+
+def test_every_ipv6_address_is_announced_as_every_address():
+    code, output = setup_py("--dry-run", "--address", "::", "--port", "8123", "dashboard")
+    assert code == 0, output
+    assert ">> the dashboard's token:" in output and "(http://127.0.0.1:8123/?token=" in output
+    opened = [line for line in output.splitlines() if line.startswith(">> the room opens")]
+    assert f">> the room opens http://{socket.gethostname()}:8123/" in opened
+    assert ">> the room opens http://:::8123/" not in opened
+
+
+def test_loopback_is_the_default_and_warns_of_nothing():
+    code, output = setup_py("--dry-run", "--address", "127.0.0.1", "app")
+    assert code == 0, output
+    assert "WARNING" not in output and "ip=" not in output  # the same command as with no address
+    code, output = setup_py("--dry-run", "--address", "localhost", "app")
+    assert code == 0, output
+    assert "WARNING" not in output and "--Voila.ip=localhost" in commands(output)[-1].split()
+
+
+def test_an_address_that_is_not_an_ip_address_is_refused_by_name():
+    code, output = setup_py("--dry-run", "--address", "my laptop", "hub")
+    assert code == 2
+    assert "'my laptop' is not an IP address" in output
+
+
 #: The variables the Makefile reads from the environment.
-MAKE_VARIABLES = {"PYTHON", "VENV", "PORT", "YES", "LEARNER", "OUT", "LANG_EDITION", "MAKEFLAGS"}
+MAKE_VARIABLES = {"PYTHON", "VENV", "PORT", "ADDRESS", "ROOM", "INSTRUCTOR", "YES", "LEARNER"}
+MAKE_VARIABLES |= {"OUT", "LANG_EDITION", "MAKEFLAGS"}
 
 
 def make_n(*args: str) -> list[str]:
@@ -220,9 +304,15 @@ def test_make_targets_and_ci_go_through_the_script():
     for target in targets:
         assert make_n(target) == [*setup, target]
     assert make_n("app", "LANG_EDITION=zh", "PORT=9000") == [*setup, "--port", "9000", "app-zh"]
+    assert make_n("app", "PROGRESS_DIR=room") == [*setup, "app", "--progress-dir", '"room"']
     assert make_n("answer-key", "LEARNER=ann") == [*setup, "answer-key", "--learner", '"ann"']
     assert make_n("reset-notebooks") == [*setup, "reset-notebooks"]
     assert make_n("reset-notebooks", "YES=1") == [*setup, "reset-notebooks", "--yes"]
+    assert make_n("hub", "ADDRESS=0.0.0.0", "PORT=8000", "INSTRUCTOR=li", "ROOM=room") == [
+        *setup, "--port", "8000", "--address", "0.0.0.0", "hub", "--room", '"room"',
+        "--instructor", '"li"',
+    ]  # fmt: skip
+    assert make_n("hub") == [*setup, "hub"]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert ci[-1] == "make test"
 
@@ -281,7 +371,12 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "tools").mkdir()
     shutil.copy(SCRIPT, tmp_path / "tools" / "setup.py")
     (tmp_path / "tools" / "build_site.py").write_text("")
-    for name in ("requirements.txt", "requirements-test.txt", "pyproject.toml"):
+    for name in (
+        "requirements.txt",
+        "requirements-test.txt",
+        "requirements-hub.txt",
+        "pyproject.toml",
+    ):
         shutil.copy(ROOT / name, tmp_path / name)
     python = tmp_path / ".venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
@@ -321,6 +416,37 @@ def test_requirements_are_reinstalled_only_when_they_change(project):
     assert code == 0, output
     assert ".venv/bin/python -m pip install --quiet -r requirements.txt" in output
     assert run_logged(project, "site") == (0, lab + test + site)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="the stand-in Python is a shell script")
+@pytest.mark.parametrize("command", ["app", "app-zh", "dashboard"])
+def test_a_learners_file_and_name_in_the_shell_do_not_reach_the_room(project, command):
+    python = project / ".venv" / "bin" / "python"
+    python.write_text(FAKE_PYTHON.replace(
+        "printf '%s\\n' \"$*\"",
+        "printf '%s %s %s\\n' \"$*\" \"${MAPTEACH_PROGRESS-none}\" \"${MAPTEACH_LEARNER-none}\"",
+    ))  # fmt: skip
+    (project / "instructor").mkdir()
+    log = project / "python.log"
+    teacher = {"MAPTEACH_PROGRESS": "mine.jsonl", "MAPTEACH_LEARNER": "li"}  # exported
+    env = {"FAKE_LOG": str(log), "FAKE_FAIL": "", **teacher}
+    code, output = setup_py(command, script=project / "tools" / "setup.py", env=env)
+    assert code == 0, output
+    server = log.read_text().splitlines()[-1]
+    assert server.startswith("-m voila ") and server.endswith(" none none")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="the stand-in Python is a shell script")
+def test_the_hub_requirements_have_their_own_stamp(project):
+    hub = ["-m pip install --quiet -r requirements-hub.txt"]
+    assert run_logged(project, "install", "--hub")[1][-1:] == hub
+    assert run_logged(project, "install", "--hub") == (0, [])
+    with (project / "requirements-hub.txt").open("a") as handle:
+        handle.write("# a new hub pin\n")
+    assert run_logged(project, "install", "--test", "--hub") == (
+        0,
+        ["-m pip install --quiet -r requirements-test.txt", *hub],  # the tests run the hub
+    )
 
 
 @pytest.mark.skipif(os.name == "nt", reason="the stand-in Python is a shell script")

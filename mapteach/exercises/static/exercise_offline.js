@@ -47,6 +47,8 @@ function settle(model, context, verdict, shown) {
       exercise: table.key.exercise,
       answer: shown,
       verdict: verdict.status,
+      // the first mistake named, as Feedback.misconception (none: no field)
+      ...(verdict.mistakes?.length ? { mistake: verdict.mistakes[0] } : {}),
     });
     if (kept && !kept.saved && kept.message) {
       said = joinSentences(table.joiner, [said, kept.message]);

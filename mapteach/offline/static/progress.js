@@ -3,7 +3,8 @@
 //
 // A check is kept as one object with the fields of a line of progress.jsonl
 // (mapteach/classroom/progress_log.py): learner, notebook, exercise, answer, verdict,
-// time (ISO 8601 in UTC, whole seconds, `Z`), every one a string. No record without a
+// time (ISO 8601 in UTC, whole seconds, `Z`), every one a string, and `mistake` (the
+// first mistake an incorrect answer was named) when the check names one. No record without a
 // learner: before a name is saved, a check is still judged and shown, and `record`
 // says how to keep the next ones. No check is lost or hidden silently: the download is a
 // `.jsonl` file (one JSON object per line, UTF-8, `\n` endings) of every check kept in
@@ -47,6 +48,9 @@ function validate(check, config) {
   }
   if (!check.notebook.trim() || !check.exercise.trim()) {
     throw new TypeError("notebook or exercise is empty");
+  }
+  if ("mistake" in check && (typeof check.mistake !== "string" || !check.mistake.trim())) {
+    throw new TypeError("mistake is not a non-empty string");
   }
   const verdicts = config.verdicts ?? [];
   if (verdicts.length && !verdicts.includes(check.verdict)) {
@@ -155,7 +159,9 @@ class Progress {
       return { saved: false, message: this.texts.progress_bad_check };
     }
     const line = { ...check, learner: name, time: utcSeconds(this.now()) };
-    this.unstored.push(Object.fromEntries(this.fields.map((field) => [field, line[field]])));
+    const kept = Object.fromEntries(this.fields.map((field) => [field, line[field]]));
+    if (check.mistake) kept.mistake = check.mistake;
+    this.unstored.push(kept);
     try {
       this.storage.setItem(PROGRESS_KEY, JSON.stringify([...this.stored(), ...this.unstored]));
     } catch (error) {
