@@ -34,8 +34,6 @@ Run from the repository root:
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -121,13 +119,7 @@ def _in_voila(browser, workdir: Path) -> Iterator:
 @contextmanager
 def _on_site(browser, workdir: Path) -> Iterator:
     """The site built from the notebooks' stored outputs, as make site builds it."""
-    tool_path = Path(__file__).resolve().parents[1] / "tools" / "build_site.py"
-    spec = importlib.util.spec_from_file_location("build_site_tool", tool_path)
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = tool  # dataclasses look their module up there
-    spec.loader.exec_module(tool)
-    site = tool.build(workdir / "site", workdir / "notebooks").out_dir
+    site = harness.site_tool().build(workdir / "site", workdir / "notebooks").out_dir
     page = browser.new_page(viewport=harness.VIEWPORT)
     page.goto((site / "en" / NOTEBOOK).with_suffix(".html").as_uri())
     page.wait_for_function("document.documentElement.dataset.mapteachRuntime === 'ready'")

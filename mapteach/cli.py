@@ -16,9 +16,6 @@ from mapteach.metrics.names import DEFAULT_MEASURES
 from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
 from mapteach.metrics.registry import measure_help_lines
 
-#: How much of an exercise's prompt the progress table shows (CSV and JSON: all of it).
-PROMPT_SHOWN = 40
-
 __all__ = ["main"]
 
 
@@ -276,6 +273,7 @@ def _progress(args: argparse.Namespace) -> str:
 
     from mapteach.classroom.room_progress import read_room
     from mapteach.exercises.notebook_index import exercise_index
+    from mapteach.exercises.reading import shown_answer
 
     if args.files.count("-") > 1:
         raise ValueError(tr("standard input (-) can be read only once."))
@@ -305,7 +303,8 @@ def _progress(args: argparse.Namespace) -> str:
         return shown.to_csv(index=False).rstrip("\n")
     if shown.empty:
         return "  ".join(shown.columns)
-    shown["prompt"] = [_shortened(prompt, PROMPT_SHOWN) for prompt in shown["prompt"]]
+    # the table shows a prompt as feedback quotes an answer (CSV and JSON: all of it)
+    shown["prompt"] = [shown_answer(prompt) for prompt in shown["prompt"]]
     with pd.option_context("display.unicode.east_asian_width", True):  # names in Chinese
         return shown.to_string(index=False)
 
@@ -317,10 +316,6 @@ def _roster(path: str) -> list[str]:
         raise ValueError(
             tr("cannot read the roster {path}: {reason}", path=path, reason=error.strerror)
         ) from None
-
-
-def _shortened(text: str, length: int) -> str:
-    return text if len(text) <= length else text[: length - 1] + "…"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -62,7 +62,7 @@ GRAPH: dict[str, set[str]] = {
     "offline": set(),
     "board": {"metrics", "explain", "articles", "plots", "fonts", "offline"},
     "judging": {"metrics", "runs", "explain", "log"},
-    "classroom": {"log"},
+    "classroom": {"log", "offline"},
     "exercises": {
         "metrics",
         "runs",

@@ -118,30 +118,34 @@ def _number(exercise: Any) -> dict[str, Any]:
 
 
 def _choice(exercise: Any) -> dict[str, Any]:
-    from mapteach.exercises.widgets import feedback_html
+    verdicts = {option: _text(exercise.check(option)) for option in exercise.options}
+    return _choice_key(exercise.correct, exercise.options, verdicts)
 
+
+def _choice_key(correct: str, options: list[str], verdicts: dict[str, dict]) -> dict[str, Any]:
+    """A choice's key: its options, each with the verdict (and reply) choosing it gets."""
     return {
-        "answer": exercise.correct,
-        "self_check": _text(exercise.check(exercise.correct)),
+        "answer": correct,
+        "self_check": verdicts[correct],
         "options": [
             {
                 "option": option,
-                "reply": exercise.replies[option],
-                "html": feedback_html(exercise.replies[option]),
-                "correct": option == exercise.correct,
+                "reply": verdicts[option]["message"],
+                "html": verdicts[option]["html"],
+                "correct": option == correct,
             }
-            for option in exercise.options
+            for option in options
         ],
         "misconceptions": [
             {
                 "name": option,
                 "value": option,
-                "explanation": exercise.replies[option],
+                "explanation": verdicts[option]["message"],
                 "convention": False,
-                "feedback": _text(exercise.check(option)),
+                "feedback": verdicts[option],
             }
-            for option in exercise.options
-            if option != exercise.correct
+            for option in options
+            if option != correct
         ],
     }
 
@@ -203,34 +207,9 @@ def _saved_number(model: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _saved_choice(model: dict[str, Any], lang: str) -> dict[str, Any]:
-    from mapteach.exercises.widgets import feedback_html
-
     table = model["answer_table"]
     verdicts = {option: _saved_verdict(v) for option, v in table["verdicts"].items()}
-    return {
-        "answer": table["correct"],
-        "self_check": verdicts[table["correct"]],
-        "options": [
-            {
-                "option": option,
-                "reply": verdicts[option]["message"],
-                "html": feedback_html(verdicts[option]["message"]),
-                "correct": option == table["correct"],
-            }
-            for option in table["options"]
-        ],
-        "misconceptions": [
-            {
-                "name": option,
-                "value": option,
-                "explanation": verdicts[option]["message"],
-                "convention": False,
-                "feedback": verdicts[option],
-            }
-            for option in table["options"]
-            if option != table["correct"]
-        ],
-    }
+    return _choice_key(table["correct"], table["options"], verdicts)
 
 
 def _saved_verdict(verdict: dict[str, Any]) -> dict[str, Any]:

@@ -69,8 +69,7 @@ from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
 from mapteach.exercises.math_markup import MathMarkupError, tex_to_mathml
 from mapteach.i18n import language, tr
-from mapteach.offline import inline_runtime
-from mapteach.offline.fallback import OFFLINE_CLASS
+from mapteach.offline import has_fallback, inline_runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -437,9 +436,7 @@ def _drop_external_resources(soup: BeautifulSoup) -> None:
 
 def _has_live_widgets(notebook: nbformat.NotebookNode) -> bool:
     return any(
-        f'class="{OFFLINE_CLASS}"' in output.get("data", {}).get("text/html", "")
-        for cell in notebook.cells
-        for output in cell.get("outputs", [])
+        has_fallback(output) for cell in notebook.cells for output in cell.get("outputs", [])
     )
 
 

@@ -31,11 +31,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 from statsmodels.stats.multicomp import pairwise_tukeyhsd  # type: ignore[import-untyped]
-from statsmodels.stats.multitest import multipletests  # type: ignore[import-untyped]
 
 from mapteach.analysis.paired_tests import (
     COMPARISON_HEADERS,
     TESTS,
+    adjusted_p_values,
     paired_randomization_test,
     paired_t_test,
     sign_test,
@@ -137,8 +137,8 @@ def compare_all_pairs(
             "mean_delta": [scores[:, j].mean() - scores[:, i].mean() for i, j in pairs],
             "sd_delta": [np.std(scores[:, j] - scores[:, i], ddof=1) for i, j in pairs],
             TESTS[test]: p_test,
-            "p_holm": _adjusted(p_test, "holm"),
-            "p_bh": _adjusted(p_test, "fdr_bh"),
+            "p_holm": adjusted_p_values(p_test, "holm"),
+            "p_bh": adjusted_p_values(p_test, "fdr_bh"),
             "p_tukey": _tukey_one_way(scores, names, pairs),
             "p_tukey_topics": _tukey_with_topics(scores, pairs),
         },
@@ -233,15 +233,6 @@ def _paired_p(deltas: np.ndarray, test: str, n_permutations: int, seed: int) -> 
     if test == "wilcoxon":
         return wilcoxon_test(deltas)[0]
     return sign_test(deltas)[0]
-
-
-def _adjusted(p_values: np.ndarray, method: str) -> np.ndarray:
-    """statsmodels' adjusted p-values over the finite ones; a NaN p-value stays NaN."""
-    adjusted = p_values.copy()
-    finite = np.isfinite(p_values)
-    if finite.any():
-        adjusted[finite] = multipletests(p_values[finite], method=method)[1]
-    return adjusted
 
 
 def _tukey_one_way(scores: np.ndarray, names: list[str], pairs: list[tuple[int, int]]) -> Any:

@@ -197,7 +197,8 @@ _VOCABULARIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 #: (None when not installed), and why it differs (an English message).
 _Peer = tuple[str, dict[str, float] | None, str]
 
-_NOT_INSTALLED = N_("not installed")
+#: What a peer library's row says when it is not installed (an English message).
+NOT_INSTALLED = N_("not installed")
 
 
 def _dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict, dict]:
@@ -221,13 +222,19 @@ def _row(per_query: Mapping[Any, float], mean: float, source: str, explains: str
     }
 
 
-def _installed(module: str) -> bool:
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported here (found, not imported).
+
+    >>> from mapteach.analysis.conventions import installed
+    >>> installed("numpy"), installed("no_such_module_here")
+    (True, False)
+    """
     return importlib.util.find_spec(module) is not None
 
 
 def _pytrec_eval(judged: dict, ranked: dict, common: list[str]) -> _Peer:
-    if not _installed("pytrec_eval"):
-        return "pytrec_eval", None, _NOT_INSTALLED
+    if not installed("pytrec_eval"):
+        return "pytrec_eval", None, NOT_INSTALLED
     import pytrec_eval
 
     result = pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranked)
@@ -239,8 +246,8 @@ def _pytrec_eval(judged: dict, ranked: dict, common: list[str]) -> _Peer:
 
 
 def _ir_measures(judged: dict, ranked: dict, common: list[str]) -> _Peer:
-    if not _installed("ir_measures"):
-        return "ir_measures", None, _NOT_INSTALLED
+    if not installed("ir_measures"):
+        return "ir_measures", None, NOT_INSTALLED
     import ir_measures
 
     values = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP], judged, ranked)}
@@ -253,8 +260,8 @@ def _ir_measures(judged: dict, ranked: dict, common: list[str]) -> _Peer:
 
 def _ranx(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     """ranx on the whole input; where it refuses it, with the option its error names."""
-    if not _installed("ranx"):
-        return "ranx", None, _NOT_INSTALLED
+    if not installed("ranx"):
+        return "ranx", None, NOT_INSTALLED
     from ranx import Qrels, Run
     from ranx import evaluate as ranx_evaluate
 
@@ -278,8 +285,8 @@ def _ranx(judged: dict, ranked: dict, common: list[str]) -> _Peer:
 
 def _sklearn(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     name = "sklearn_per_query"
-    if not _installed("sklearn"):
-        return name, None, _NOT_INSTALLED
+    if not installed("sklearn"):
+        return name, None, NOT_INSTALLED
     from sklearn.metrics import average_precision_score
 
     per_query = {}
@@ -301,8 +308,8 @@ def _sklearn(judged: dict, ranked: dict, common: list[str]) -> _Peer:
 
 
 def _torchmetrics(judged: dict, ranked: dict, common: list[str]) -> _Peer:
-    if not _installed("torchmetrics"):
-        return "torchmetrics", None, _NOT_INSTALLED
+    if not installed("torchmetrics"):
+        return "torchmetrics", None, NOT_INSTALLED
     import torch
     from torchmetrics.functional.retrieval import retrieval_average_precision
 

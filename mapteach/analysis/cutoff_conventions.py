@@ -14,7 +14,6 @@ lower. Introduced in ``10_from_scores_to_map``.
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
@@ -22,11 +21,13 @@ from types import MappingProxyType
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.analysis.conventions import NOT_INSTALLED, installed
 from mapteach.explain.display import ShownTable
 from mapteach.i18n import N_, tr
 from mapteach.metrics.average_precision import average_precision
 from mapteach.metrics.options import DENOMINATORS, Denominator
 from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
+from mapteach.runs.ranked_lists import run_from_lists
 from mapteach.runs.score_matrix import evaluate_scores
 
 __all__ = [
@@ -93,17 +94,12 @@ class CutoffTable(ShownTable):
 _List = tuple[list[str], list[int], list[str]]
 
 _LIVE = N_("run live")
-_NOT_INSTALLED = N_("not installed")
-
-
-def _installed(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
 
 
 def _trec_input(ranked: _List) -> tuple[dict, dict]:
     docs, labels, relevant = ranked
     judged = {"q": {**dict.fromkeys(relevant, 1), **dict(zip(docs, labels, strict=True))}}
-    return judged, {"q": {d: float(len(docs) - i) for i, d in enumerate(docs)}}
+    return judged, run_from_lists({"q": docs})
 
 
 def _pytrec_eval(ranked: _List, k: int) -> float:
@@ -223,12 +219,12 @@ def ap_at_k_by_library(labels: ArrayLike, *, n_relevant: int, k: int) -> CutoffT
     ranked = (docs, [int(v) for v in y], [d for d, v in zip(docs, y, strict=True) if v] + missed)
     rows = {}
     for name, (module, denominator, call, live, source) in _LIBRARIES.items():
-        if _installed(module):
+        if installed(module):
             with warnings.catch_warnings():  # numba compiling, torch's notices
                 warnings.simplefilter("ignore")
                 printed, explains = float(live(ranked, k)), _LIVE
         else:
-            printed, explains = np.nan, source or _NOT_INSTALLED
+            printed, explains = np.nan, source or NOT_INSTALLED
         rows[name] = {
             "denominator": denominator,
             "call": call.format(k=k),

@@ -112,6 +112,22 @@ def paired_randomization_test(
     return (extreme + 1) / (n_permutations + 1)
 
 
+def adjusted_p_values(p_values: np.ndarray, method: str, *, alpha: float = 0.05) -> np.ndarray:
+    """statsmodels' ``multipletests`` adjusted p-values over the finite ones only: a NaN
+    p-value is no test, and stays NaN.
+
+    >>> import numpy as np
+    >>> from mapteach.analysis.paired_tests import adjusted_p_values
+    >>> adjusted_p_values(np.array([0.01, np.nan, 0.04]), "holm").tolist()  # 2 tests, not 3
+    [0.02, nan, 0.04]
+    """
+    adjusted = p_values.copy()
+    finite = np.isfinite(p_values)
+    if finite.any():
+        adjusted[finite] = multipletests(p_values[finite], alpha=alpha, method=method)[1]
+    return adjusted
+
+
 def corrected_p_values(
     rows: Mapping[str, pd.Series], *, baseline: str, test: str, correction: str, alpha: float
 ) -> ComparisonTable:
@@ -122,11 +138,10 @@ def corrected_p_values(
     table = ComparisonTable(pd.DataFrame(rows).T)
     table.index.name = "system"
     p_values = table[TESTS[test]].to_numpy(dtype=float)
-    adjusted = p_values.copy()
-    finite = np.isfinite(p_values)
-    if correction != "none" and finite.any():
-        adjusted[finite] = multipletests(p_values[finite], alpha=alpha, method=correction)[1]
-    table["p_adjusted"] = adjusted
+    if correction == "none":
+        table["p_adjusted"] = p_values.copy()
+    else:
+        table["p_adjusted"] = adjusted_p_values(p_values, correction, alpha=alpha)
     table["significant"] = table["p_adjusted"] <= alpha
     table.attrs.update(baseline=baseline, test=test, correction=correction, alpha=alpha)
     return table

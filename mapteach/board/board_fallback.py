@@ -50,21 +50,15 @@ def bar_label(title: str) -> str:
 
 
 def preset_states(lang: str) -> dict[str, dict[str, Any]]:
-    """Every preset as loading it shows it, in ``lang``: its items, missed relevant and title.
+    """Every preset as loading it shows it, in ``lang``, written as
+    :attr:`~mapteach.board.RankingList.origin` is: its name, items, missed relevant,
+    title and k = 0.
 
     >>> state = preset_states("en")["003_b"]
-    >>> [item["relevant"] for item in state["items"]][:3], state["n_unretrieved"]
-    ([True, False, True], 1)
+    >>> [item["relevant"] for item in state["items"]][:3], state["n_unretrieved"], state["k"]
+    ([True, False, True], 1, 0)
     """
-    states = {}
-    for name, _ in PRESETS:
-        origin = preset_origin(name, lang)
-        states[name] = {
-            "items": [dict(item) for item in origin.items],
-            "n_unretrieved": origin.n_unretrieved,
-            "query_name": origin.query_name,
-        }
-    return states
+    return {name: preset_origin(name, lang).as_json() for name, _ in PRESETS}
 
 
 def _static(picture: str, html: str, note: str, lang: str) -> str:

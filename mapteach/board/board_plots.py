@@ -18,7 +18,8 @@ from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.patches import Polygon, Rectangle
 
-from mapteach.i18n import tr
+from mapteach.board.view_texts import map_board_texts, plot_texts
+from mapteach.i18n import language
 from mapteach.metrics.curves import curve_arrays, interpolated_precision
 from mapteach.plots import ACCENT, IRRELEVANT, RELEVANT, ap_area_outline, plot_language, style_axes
 
@@ -68,6 +69,9 @@ class BoardFigure(_StillDrawing):
         super().__init__(
             (_BOARD_WIDTH, 2.8), 96, lang, left=0.07, bottom=0.17, top=0.82, wspace=0.25
         )
+        with language(self.lang):
+            #: The titles, axis labels and legend entries, as the live board's plots say them.
+            self._words = plot_texts()
         self.ax_precision, self.ax_pr = self.figure.subplots(1, 2)
         self._style_axes()
         self.bars = PolyCollection([], linewidths=0)
@@ -78,30 +82,20 @@ class BoardFigure(_StillDrawing):
         (self.sawtooth,) = self.ax_pr.plot([], [], color="#333333", lw=1.2, marker="o", ms=3)
         (self.interpolated,) = self.ax_pr.plot([], [], color=ACCENT, lw=1.5, drawstyle="steps-pre")
         self._entries = {
-            self.sawtooth: tr("precision after each rank", lang=self.lang),
-            self.interpolated: tr("interpolated", lang=self.lang),
-            self.area: tr("shaded area = AP", lang=self.lang),
-            self.cutoff: tr("cutoff k", lang=self.lang),
+            self.sawtooth: self._words["sawtooth"],
+            self.interpolated: self._words["interpolated_line"],
+            self.area: self._words["area"],
+            self.cutoff: self._words["cutoff_line"],
         }
         self.legend = self._show_legend(self._entries)
         self._leave_room_for_legend()
 
     def _style_axes(self) -> None:
         """Titles, labels and limits of the P@k axes and the PR axes."""
-        lang = self.lang
+        words = self._words
+        style_axes(self.ax_precision, words["pk_title"], words["rank_axis"], "P@k", self.lang)
         style_axes(
-            self.ax_precision,
-            tr("P@k at every rank (green: relevant)", lang=lang),
-            tr("rank k", lang=lang),
-            "P@k",
-            lang,
-        )
-        style_axes(
-            self.ax_pr,
-            tr("Precision-recall curve", lang=lang),
-            tr("recall", lang=lang),
-            tr("precision", lang=lang),
-            lang,
+            self.ax_pr, words["pr_title"], words["recall_axis"], words["precision_axis"], self.lang
         )
         self.ax_precision.set_ylim(0, 1.05)
         self.ax_pr.set(xlim=(0, 1.02), ylim=(0, 1.05))
@@ -194,13 +188,8 @@ class APBarsFigure(_StillDrawing):
     def __init__(self, names: Sequence[str], *, lang: str | None = None) -> None:
         super().__init__((4.6, 2.8), 100, lang, left=0.14, right=0.97, bottom=0.16, top=0.86)
         self.ax = self.figure.subplots()
-        style_axes(
-            self.ax,
-            tr("AP per query; the line is MAP", lang=self.lang),
-            tr("query", lang=self.lang),
-            "AP",
-            self.lang,
-        )
+        words = map_board_texts(self.lang)
+        style_axes(self.ax, words["ap_title"], words["query_axis"], "AP", self.lang)
         self.ax.set_ylim(0, 1.12)
         positions = np.arange(len(names))
         self.ax.set_xticks(positions, list(names))

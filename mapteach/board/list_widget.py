@@ -34,20 +34,15 @@ from mapteach.board.view_texts import list_texts
 from mapteach.i18n import language, tr, widget_language
 from mapteach.metrics import average_precision
 from mapteach.metrics.validation import as_labels, as_n_relevant
-from mapteach.offline import TEXT_JS, bundle
+from mapteach.offline import bundle_imports
 from mapteach.offline.kernel_widget import KernelOwnedWidget
 
 __all__ = ["RankingError", "RankingList"]
 
 _STATIC = Path(__file__).parent / "static"
-_BOARD_FILES = ("board_math.js", "board_plots.js", "board_view.js", "ranking_list.js")
 
 #: The list's browser views: the list alone, or the whole board beside and below it.
 VIEWS = ("list", "board")
-
-#: The browser module's files, each importing only from those before it.
-_VIEW_FILES = (TEXT_JS, *(_STATIC / name for name in _BOARD_FILES))
-
 
 #: Presets offered in the board's menu, as (name, title) pairs: every single-query
 #: worked example. Read-only, so one board cannot change another's menu.
@@ -132,6 +127,10 @@ class _Origin:
     k: int
     interpolated: bool
 
+    def as_json(self) -> dict[str, Any]:
+        """This origin as plain JSON, for a page without a kernel to reset to."""
+        return {**asdict(self), "items": [dict(item) for item in self.items]}
+
 
 def preset_origin(name: str, lang: str, *, interpolated: bool = False) -> _Origin:
     """What loading the preset ``name`` shows, in ``lang``: its list, R and title; k = 0.
@@ -206,7 +205,7 @@ class RankingList(KernelOwnedWidget):
 
     #: The browser module that draws this widget (``window.mapteachModules`` on a static page).
     offline_module = "ranking_list"
-    _esm = bundle(*_VIEW_FILES)
+    _esm = bundle_imports(_STATIC / "ranking_list.js")
     _css = _STATIC / "ranking_list.css"
     #: What the view changes: the order and marks, the counts, the curve, the preset, Reset.
     browser_traits = frozenset(
@@ -542,14 +541,12 @@ be moved, not marked or replaced; got a change to 'd1'.
     @property
     def origin(self) -> dict[str, Any]:
         """What :meth:`reset` restores, as plain JSON (the preset last loaded, or as created)."""
-        return {**asdict(self._origin), "items": [dict(item) for item in self._origin.items]}
+        return self._origin.as_json()
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _fallback_html(self) -> str:
         from mapteach.board.board_fallback import ranking_fallback
 
-        data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
-        data["text/html"] = ranking_fallback(self)
-        return data, metadata
+        return ranking_fallback(self)
 
     def __repr__(self) -> str:
         state = f"{self.labels}, n_relevant={self.n_relevant}, k={self.cutoff}"

@@ -26,17 +26,12 @@ from mapteach.board.board_fallback import (
 from mapteach.board.list_widget import RankingList, single_query_example
 from mapteach.board.view_texts import map_board_texts
 from mapteach.i18n import tr, widget_language
-from mapteach.offline import TEXT_JS, bundle
+from mapteach.offline import bundle_imports
 from mapteach.offline.kernel_widget import KernelOwnedWidget
 
 __all__ = ["MultiQueryBoard", "RankingBoard"]
 
 _STATIC = Path(__file__).parent / "static"
-#: The multi-query board's browser module's files, each importing only from those before it.
-_MAP_FILES = (
-    TEXT_JS,
-    *(_STATIC / name for name in ("board_math.js", "board_plots.js", "map_board.js")),
-)
 
 
 class RankingBoard:
@@ -148,7 +143,7 @@ class MultiQueryBoard(KernelOwnedWidget):
 
     #: The browser module that draws this widget (``window.mapteachModules`` on a static page).
     offline_module = "map_board"
-    _esm = bundle(*_MAP_FILES)
+    _esm = bundle_imports(_STATIC / "map_board.js")
     _css = _STATIC / "ranking_list.css"
 
     rankings = traitlets.List(traitlets.Instance(RankingList), read_only=True).tag(
@@ -199,11 +194,8 @@ class MultiQueryBoard(KernelOwnedWidget):
         """A picture of the per-query APs and MAP, for a page without scripts."""
         return map_static_html(self)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
-        data["text/plain"] = repr(self)
-        data["text/html"] = map_board_fallback(self)
-        return data, metadata
+    def _fallback_html(self) -> str:
+        return map_board_fallback(self)
 
     def __repr__(self) -> str:
         return f"MultiQueryBoard(MAP = {self.map_value:.4f}, {len(self.rankings)} queries)"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Any
 
 import ipywidgets
 import numpy as np
@@ -26,13 +25,12 @@ from mapteach.board.view_texts import readout_texts
 from mapteach.explain.ap_trace import explain_ap
 from mapteach.i18n import HTML_LANG, language, tr
 from mapteach.metrics import average_precision
-from mapteach.offline import TEXT_JS, bundle
+from mapteach.offline import bundle_imports
 from mapteach.offline.kernel_widget import KernelOwnedWidget
 
 __all__ = ["LiveReadout", "live_readout"]
 
 _STATIC = Path(__file__).parent / "static"
-_VIEW_FILES = (TEXT_JS, _STATIC / "board_math.js", _STATIC / "live_readout.js")
 _BOX = (
     "font-family:var(--jp-code-font-family,monospace);font-size:13px;"
     "white-space:pre-wrap;line-height:1.5;"
@@ -61,7 +59,7 @@ class LiveReadout(KernelOwnedWidget):
 
     #: The browser module that draws this widget (``window.mapteachModules`` on a static page).
     offline_module = "live_readout"
-    _esm = bundle(*_VIEW_FILES)
+    _esm = bundle_imports(_STATIC / "live_readout.js")
 
     rankings = traitlets.List(traitlets.Instance(RankingList), read_only=True).tag(
         sync=True, **ipywidgets.widget_serialization
@@ -92,10 +90,10 @@ class LiveReadout(KernelOwnedWidget):
     def _board_lines(self) -> tuple[list[str], str, float]:
         ranking = self.rankings[0]
         labels, r, k = ranking.labels, ranking.n_relevant, ranking.cutoff
-        head = (
-            tr("labels on screen: {labels}   R = {r}   k = all", labels=labels, r=r)
+        head = (  # the browser's first line too (readout_texts)
+            self.texts["head_all"].format(labels=labels, r=r)
             if k is None
-            else tr("labels on screen: {labels}   R = {r}   k = {k}", labels=labels, r=r, k=k)
+            else self.texts["head_cutoff"].format(labels=labels, r=r, k=k)
         )
         explanation = explain_ap(labels, n_relevant=r, k=k)
         ap = _ap(ranking)
@@ -141,11 +139,8 @@ class LiveReadout(KernelOwnedWidget):
             f'style="{_BOX}">{lines}</div>'
         )
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
-        data["text/plain"] = self.text
-        data["text/html"] = readout_fallback(self)
-        return data, metadata
+    def _fallback_html(self) -> str:
+        return readout_fallback(self)
 
     def __repr__(self) -> str:
         return self.text

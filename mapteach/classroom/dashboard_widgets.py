@@ -35,6 +35,7 @@ import ipywidgets
 
 from mapteach.classroom.room_progress import (
     STATUSES,
+    STUCK_AFTER,
     Expected,
     Room,
     common_mistakes,
@@ -46,10 +47,10 @@ from mapteach.i18n import N_, check_language, get_language, tr
 
 __all__ = ["RoomDashboard"]
 
-#: The column headings, per status.
+#: The column headings, per status (``{n}``: :data:`~mapteach.classroom.STUCK_AFTER`).
 STATUS_HEADINGS = {
     "passed": N_("Passed"),
-    "stuck": N_("Stuck (3+ attempts)"),
+    "stuck": N_("Stuck ({n}+ attempts)"),
     "trying": N_("Trying"),
     "not_started": N_("Not started"),
 }
@@ -116,19 +117,20 @@ class RoomDashboard(ipywidgets.VBox):
         self.exercises = ipywidgets.HTML()
         self.mistakes = ipywidgets.HTML()
         self.learners = ipywidgets.HTML()
-        self._seen: tuple[tuple[str, int, int], ...] | None = None
+        self._seen: tuple[tuple[Path, int, int], ...] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         super().__init__([self.status, self.exercises, self.mistakes, self.learners])
         self.refresh()
 
-    def _files(self) -> tuple[tuple[str, int, int], ...]:
+    def _files(self) -> tuple[tuple[Path, int, int], ...]:
+        """Each learner's file in the folder, with its modification time and size."""
         if not self.folder.is_dir():
             return ()
         found = []
         for path in sorted(self.folder.glob("*.jsonl")):
             stat = path.stat()
-            found.append((path.name, stat.st_mtime_ns, stat.st_size))
+            found.append((path, stat.st_mtime_ns, stat.st_size))
         return tuple(found)
 
     def refresh(self) -> bool:
@@ -144,12 +146,12 @@ class RoomDashboard(ipywidgets.VBox):
         if files == self._seen:
             return False
         self._seen = files
-        folder = [self.folder] if files else []
-        room = read_room(*folder, exercises=self.expected, learners=self.roster, skip_corrupt=True)
-        self._show(room, len(files))
+        paths = [path for path, _, _ in files]
+        room = read_room(*paths, exercises=self.expected, learners=self.roster, skip_corrupt=True)
+        self._show(room)
         return True
 
-    def _show(self, room: Room, files: int) -> None:
+    def _show(self, room: Room) -> None:
         lang = self.lang
         now = datetime.now(timezone.utc).astimezone().strftime("%H:%M:%S")
         self.status.value = (
@@ -174,10 +176,13 @@ class RoomDashboard(ipywidgets.VBox):
         self.mistakes.value = self._mistakes(room)
         self.learners.value = self._per_learner(room)
 
+    def _heading(self, status: str) -> str:
+        return tr(STATUS_HEADINGS[status], lang=self.lang, n=STUCK_AFTER)
+
     def _per_exercise(self, room: Room) -> str:
         lang = self.lang
         headings = [tr("Exercise", lang=lang), tr("Question", lang=lang)]
-        headings += [tr(STATUS_HEADINGS[status], lang=lang) for status in STATUSES]
+        headings += [self._heading(status) for status in STATUSES]
         rows = [
             [escape(f"{row['notebook']}.{row['exercise']}"), escape(row["prompt"])]
             + [_counted(row[status], row[f"{status}_names"], status) for status in STATUSES]
@@ -212,7 +217,7 @@ class RoomDashboard(ipywidgets.VBox):
     def _per_learner(self, room: Room) -> str:
         lang = self.lang
         headings = [tr("Learner", lang=lang)]
-        headings += [tr(STATUS_HEADINGS[status], lang=lang) for status in STATUSES]
+        headings += [self._heading(status) for status in STATUSES]
         headings.append(tr("Stuck on", lang=lang))
         rows = [
             [escape(row["learner"])]

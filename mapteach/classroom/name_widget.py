@@ -1,6 +1,7 @@
 """The "Your name" bar an app for a room shows at the top: the learner names themselves.
 
-An anywidget (``static/name_widget.js``): the browser writes ``name`` and counts
+An anywidget (``static/name_widget.js``, bundled after the shared text helpers,
+:data:`~mapteach.offline.TEXT_JS`): the browser writes ``name`` and counts
 ``save_request`` up on *Save name* or Enter; the kernel names the learner
 (:func:`~mapteach.classroom.learner`), which records every check that was waiting for
 the name (:mod:`~mapteach.classroom.progress_folder`), and says so in ``status``. The
@@ -39,7 +40,8 @@ from mapteach.classroom.progress_folder import (
     waiting_checks,
     when_unsaved,
 )
-from mapteach.i18n import N_, check_language, get_language, ngettext, tr
+from mapteach.i18n import N_, check_language, get_language, joined_sentences, ngettext, tr
+from mapteach.offline import TEXT_JS, bundle
 
 __all__ = ["LearnerName", "name_bar"]
 
@@ -88,7 +90,7 @@ class LearnerName(anywidget.AnyWidget):
     >>> forget_learner()
     """
 
-    _esm = _STATIC / "name_widget.js"
+    _esm = bundle(TEXT_JS, _STATIC / "name_widget.js")
 
     #: What the learner typed (the browser writes it).
     name = traitlets.Unicode("").tag(sync=True)
@@ -136,7 +138,7 @@ class LearnerName(anywidget.AnyWidget):
             waited,
             lang=self.lang,
         )
-        return tr("{sentence} {then}", lang=self.lang, sentence=said, then=also)
+        return joined_sentences([said, also], lang=self.lang)
 
     @traitlets.observe("save_request")
     def _save(self, change: traitlets.Bunch) -> None:
@@ -147,13 +149,10 @@ class LearnerName(anywidget.AnyWidget):
         elsewhere = self._used_elsewhere(self.name) and not self.restored
         name = str(learner(self.name))
         left = len(waiting_checks())
-        said = self._named(name, waited - left)
         more = [self._unsaved_text(left)] if left else []
         if elsewhere:
             more.append(tr(_ELSEWHERE, lang=self.lang))
-        for then in more:
-            said = tr("{sentence} {then}", lang=self.lang, sentence=said, then=then)
-        self.status = said
+        self.status = joined_sentences([self._named(name, waited - left), *more], lang=self.lang)
 
     @staticmethod
     def _used_elsewhere(name: str) -> bool:

@@ -414,20 +414,24 @@ def _read(sources: Iterable[Any], skip_corrupt: bool, missing_ok: bool) -> pd.Da
     return _frame(rows, [*text, "line"]).astype({**dict.fromkeys(text, "str"), "line": "int64"})
 
 
-def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
-    """One row per ``by`` key: attempts, first and last time, last answer and verdict, passed.
-
-    The last check is the latest by time; checks at the same time keep the order read.
-    A check with a retired verdict (:data:`RETIRED_VERDICTS`) is not an attempt.
-    """
+def _in_time_order(checks: pd.DataFrame) -> pd.DataFrame:
+    """``checks`` oldest first, each time parsed in a ``stamp`` column (UTC); ties as read."""
     import pandas as pd
 
     # every time was checked when it was read: each parses to an aware datetime
     times = [log.parse_time(text) for text in checks["time"]]
     stamps = pd.to_datetime([time for time in times if time is not None], utc=True)
-    ordered = checks.assign(_stamp=stamps).sort_values("_stamp", kind="stable")
+    return checks.assign(stamp=stamps).sort_values("stamp", kind="stable")
+
+
+def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
+    """One row per ``by`` key: attempts, first and last time, passed, last answer, verdict, mistake.
+
+    The last check is the latest by time; checks at the same time keep the order read.
+    A check with a retired verdict (:data:`RETIRED_VERDICTS`) is not an attempt.
+    """
     rows: dict[tuple[str, ...], dict[str, Any]] = {}
-    for record in ordered.to_dict("records"):
+    for record in _in_time_order(checks).to_dict("records"):
         if record["verdict"] in RETIRED_VERDICTS:
             continue
         key = tuple(record[column] for column in by)
@@ -436,13 +440,14 @@ def _tally(checks: pd.DataFrame, by: list[str]) -> list[dict[str, Any]]:
             row = rows[key] = {
                 **dict(zip(by, key, strict=True)),
                 "attempts": 0,
-                "first_time": record["_stamp"],
+                "first_time": record["stamp"],
                 "passed": False,
             }
         row["attempts"] += 1
-        row["last_time"] = record["_stamp"]
+        row["last_time"] = record["stamp"]
         row["last_answer"] = record["answer"]
         row["last_verdict"] = record["verdict"]
+        row["last_mistake"] = record["mistake"]
         row["passed"] = row["passed"] or record["verdict"] == "correct"
     return list(rows.values())
 

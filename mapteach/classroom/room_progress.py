@@ -23,8 +23,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple, Protocol
 
-import mapteach.log as log
-from mapteach.classroom.progress_log import RETIRED_VERDICTS, read_progress
+from mapteach.classroom.progress_log import (
+    RETIRED_VERDICTS,
+    _in_time_order,
+    _tally,
+    read_progress,
+)
 from mapteach.i18n import tr
 
 if TYPE_CHECKING:
@@ -98,15 +102,9 @@ def _files(sources: Iterable[str | os.PathLike[str] | IO[Any]]) -> list[Path | I
 
 
 def _ordered_checks(files: list[Path | IO[Any]], skip_corrupt: bool) -> pd.DataFrame:
-    import pandas as pd
-
     # an empty folder (a room before its first check) reads as no checks
     checks = read_progress(*(files or [io.BytesIO()]), skip_corrupt=skip_corrupt)
-    checks = checks[~checks["verdict"].isin(RETIRED_VERDICTS)]
-    # every time was checked when it was read: each parses to an aware datetime
-    times = [log.parse_time(text) for text in checks["time"]]
-    stamps = pd.to_datetime([time for time in times if time is not None], utc=True)
-    ordered = checks.assign(stamp=stamps).sort_values("stamp", kind="stable")
+    ordered = _in_time_order(checks[~checks["verdict"].isin(RETIRED_VERDICTS)])
     anonymous = ordered["learner"] == ""
     if anonymous.any():
         warnings.warn(
@@ -123,25 +121,14 @@ def _ordered_checks(files: list[Path | IO[Any]], skip_corrupt: bool) -> pd.DataF
 
 def _tried(checks: pd.DataFrame, prompts: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
     rows = []
-    for (name, notebook, exercise), group in checks.groupby(
-        ["learner", "notebook", "exercise"], sort=False
-    ):
-        last = group.iloc[-1]
-        passed = bool((group["verdict"] == "correct").any())
-        stuck = len(group) >= STUCK_AFTER
+    for tally in _tally(checks, ["learner", "notebook", "exercise"]):
+        stuck = tally["attempts"] >= STUCK_AFTER
+        where = (str(tally["notebook"]), str(tally["exercise"]))
         rows.append(
-            {
-                "learner": name,
-                "notebook": notebook,
-                "exercise": exercise,
-                "prompt": prompts.get((str(notebook), str(exercise)), ""),
-                "attempts": len(group),
-                "passed": passed,
-                "status": "passed" if passed else "stuck" if stuck else "trying",
-                "last_verdict": last["verdict"],
-                "last_answer": last["answer"],
-                "last_mistake": last["mistake"],
-                "last_time": last["stamp"],
+            {field: tally[field] for field in ROOM_COLUMNS if field in tally}
+            | {
+                "prompt": prompts.get(where, ""),
+                "status": "passed" if tally["passed"] else "stuck" if stuck else "trying",
             }
         )
     return rows
@@ -232,6 +219,11 @@ def _names(group: pd.DataFrame, status: str) -> str:
     return ", ".join(group.loc[group["status"] == status, "learner"])
 
 
+def _status_counts(group: pd.DataFrame) -> dict[str, int]:
+    """How many of ``group``'s rows have each status of :data:`STATUSES`."""
+    return {status: int((group["status"] == status).sum()) for status in STATUSES}
+
+
 def exercise_summary(room: Room) -> pd.DataFrame:
     """Per exercise: how many learners passed, are stuck, trying or not started, and who.
 
@@ -264,9 +256,8 @@ def exercise_summary(room: Room) -> pd.DataFrame:
     for (notebook, exercise), group in room.table.groupby(["notebook", "exercise"]):
         row: dict[str, Any] = {"notebook": notebook, "exercise": exercise}
         row["prompt"] = group["prompt"].iloc[0]
-        for status in STATUSES:
-            row[status] = int((group["status"] == status).sum())
-            row[f"{status}_names"] = _names(group, status)
+        row |= _status_counts(group)
+        row |= {f"{status}_names": _names(group, status) for status in STATUSES}
         rows.append(row)
     columns = ["notebook", "exercise", "prompt"]
     columns += [name for status in STATUSES for name in (status, f"{status}_names")]
@@ -364,9 +355,7 @@ def learner_summary(room: Room) -> pd.DataFrame:
 
     rows = []
     for name, group in room.table.groupby("learner"):
-        row: dict[str, Any] = {"learner": name}
-        for status in STATUSES:
-            row[status] = int((group["status"] == status).sum())
+        row: dict[str, Any] = {"learner": name, **_status_counts(group)}
         stuck = group[group["status"] == "stuck"]
         row["stuck_on"] = ", ".join(stuck["notebook"] + "." + stuck["exercise"])
         rows.append(row)

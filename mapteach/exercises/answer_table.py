@@ -34,7 +34,6 @@ from mapteach.exercises.answers import (
     CUT_OFF,
     EMPTY,
     GIVE,
-    JOINER,
     LAST_OF,
     LEAD_CONVENTION,
     LEAD_CONVENTIONS,
@@ -64,7 +63,7 @@ from mapteach.exercises.reading import (
     UNREADABLE,
 )
 from mapteach.exercises.widgets import UNRECORDED, feedback_html, split_key
-from mapteach.i18n import language, ngettext, plural_forms, tr
+from mapteach.i18n import JOINER, language, ngettext, plural_forms, tr
 
 if TYPE_CHECKING:
     from mapteach.exercises.arrange_widget import ArrangeExercise

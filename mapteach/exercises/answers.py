@@ -59,15 +59,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import reduce
 from html import escape
 from typing import Any, Literal
 
 from mapteach.exercises.mistakes import WrongAnswer
 from mapteach.exercises.reading import parse_answer, shown_answer
-from mapteach.i18n import N_, ngettext, plural_message, tr
+from mapteach.i18n import JOINER, N_, joined_sentences, ngettext, plural_message, tr
 
 __all__ = [
+    "JOINER",
     "STATUSES",
     "Feedback",
     "Status",
@@ -193,7 +193,6 @@ CONVENTION_ITEM = N_("{convention} (another convention, not a slip)")
 NUMBERED = N_("({n}) {text}")
 LAST_OF = N_("{first}, or {last}")
 SEPARATOR = N_(", ")
-JOINER = N_("{sentence} {then}")
 TELL_APART = plural_message(
     "To tell it apart from other values, give {n} decimal, as the exercise asks.",
     "To tell it apart from other values, give {n} decimals, as the exercise asks.",
@@ -295,22 +294,6 @@ def _matched(
         ):
             named[wrong.name] = wrong
     return sorted(named.values(), key=lambda wrong: abs(wrong.value - reading.value))
-
-
-def joined_sentences(sentences: Sequence[str]) -> str:
-    """Sentences joined as the current language joins them (a space, none in Chinese);
-    empty ones are left out.
-
-    >>> from mapteach.exercises.answers import joined_sentences
-    >>> from mapteach.i18n import language
-    >>> joined_sentences(["Not yet.", "", "Move a relevant result up."])
-    'Not yet. Move a relevant result up.'
-    >>> with language("zh"):
-    ...     joined_sentences(["还没有。", "往上移。"])
-    '还没有。往上移。'
-    """
-    kept = [sentence for sentence in sentences if sentence] or [""]
-    return reduce(lambda sentence, then: tr(JOINER, sentence=sentence, then=then), kept)
 
 
 def _one_of(items: Sequence[str]) -> str:

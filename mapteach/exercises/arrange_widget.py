@@ -24,11 +24,11 @@ import ipywidgets
 import traitlets
 
 from mapteach.board.list_widget import RankingList
-from mapteach.exercises.answers import Feedback, joined_sentences
+from mapteach.exercises.answers import Feedback
 from mapteach.exercises.widgets import Exercise
 from mapteach.explain.ap_trace import explain_ap, trace_ap
 from mapteach.explain.trace_display import trace_html
-from mapteach.i18n import N_, language, ngettext, tr, widget_language
+from mapteach.i18n import N_, joined_sentences, language, ngettext, tr, widget_language
 from mapteach.metrics.names import Measure, parse_measure
 from mapteach.metrics.precision import PRECISION
 from mapteach.metrics.recall import RECALL

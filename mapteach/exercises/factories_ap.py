@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from mapteach.exercises.prompts import fill_prompt, ranking_fields, spoken_list
+from mapteach.exercises.mistakes import spoken_list
+from mapteach.exercises.prompts import fill_prompt, ranking_fields
 from mapteach.exercises.variants import variant_data
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.ap_trace import explain_ap, explain_table, trace_ap

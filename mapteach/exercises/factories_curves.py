@@ -25,12 +25,6 @@ __all__ = ["interpolated_precision_exercise", "level_measure"]
 Data = Mapping[str, Any]
 
 
-def _interpolated(data: Data) -> float:
-    """Interpolated precision at the data's recall level: the best precision at that
-    recall or higher (IIR ch. 8)."""
-    return interpolated_at_level(data)
-
-
 def level_measure(level: float) -> str:
     """The measure in ir_measures' spelling: ``IPrec@`` and the level's shortest exact
     decimal, else its 4 decimals (``IPrec@0.6667`` for 2/3: ir_measures hands trec_eval
@@ -115,7 +109,7 @@ so its top recall is 1/3. Ask for a recall level from 0 to 1/3.
         level = _level(recall, data)
         data["recall"] = float(level)
         data = variant_data(
-            data, kind="IPrec", truth=_interpolated, key=key, vary=vary, decimals=decimals
+            data, kind="IPrec", truth=interpolated_at_level, key=key, vary=vary, decimals=decimals
         )
         y, r = data["labels"], data["n_relevant"]
         fields = ranking_fields(y, r=r, k=None, measure="IPrec", decimals=decimals)
@@ -130,12 +124,12 @@ so its top recall is 1/3. Ask for a recall level from 0 to 1/3.
             "The best precision at recall {level} or higher is {answer:.4f}: the table gives "
             "precision and recall after each rank.",
             level=fields["level"],
-            answer=_interpolated(data),
+            answer=interpolated_at_level(data),
         )
         table = pr_curve(y, n_relevant=r).round(4).to_html(index=False)
     return NumberExercise.from_data(
         text,
-        _interpolated(data),
+        interpolated_at_level(data),
         f"<p>{solution}</p>{table}",
         kind="IPrec",
         measure=level_measure(float(level)),

@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mapteach.exercises.prompts import fill_prompt, spoken_list
+from mapteach.exercises.mistakes import spoken_list
+from mapteach.exercises.prompts import fill_prompt
 from mapteach.exercises.variants import variant_data
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.display import display_table

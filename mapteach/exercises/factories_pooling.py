@@ -16,8 +16,8 @@ from typing import Any
 import pandas as pd
 
 from mapteach.analysis.pooling import pool
-from mapteach.exercises.mistakes import mistakes_for
-from mapteach.exercises.prompts import fill_prompt, spoken_list
+from mapteach.exercises.mistakes import mistakes_for, spoken_list
+from mapteach.exercises.prompts import fill_prompt
 from mapteach.exercises.variants import variant_orders
 from mapteach.exercises.widgets import NumberExercise
 from mapteach.explain.ap_trace import explain_ap

@@ -44,6 +44,7 @@ KINDS: tuple[str, ...] = (
     "AP@k",
     "P@k",
     "R@k",
+    "micro R@k",
     "MAP",
     "RR",
     "MRR",
@@ -202,8 +203,8 @@ def mistakes_for(kind: str) -> tuple[Mistake, ...]:
     >>> mistakes_for("F1")
     Traceback (most recent call last):
     ...
-    ValueError: Unknown kind of exercise 'F1'; known: AP, AP@k, P@k, R@k, MAP, RR, MRR, \
-nDCG@k, R-precision, GMAP, IPrec, Bpref, pooled AP, kappa, pool.
+    ValueError: Unknown kind of exercise 'F1'; known: AP, AP@k, P@k, R@k, micro R@k, MAP, RR, \
+MRR, nDCG@k, R-precision, GMAP, IPrec, Bpref, pooled AP, kappa, pool.
     """
     if kind not in _REGISTRY:
         raise ValueError(

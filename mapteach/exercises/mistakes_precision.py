@@ -1,9 +1,13 @@
-"""The mistakes learners make with precision and recall at a cutoff, R-precision and
-interpolated precision, each a function of one ranking's data, in the learner's numbers.
+"""The mistakes learners make with precision and recall at a cutoff, R-precision,
+interpolated precision and micro-averaged R@k, each a function of an exercise's data, in
+the learner's numbers.
 
 Registered in :mod:`mapteach.exercises.mistakes` when this module is imported. The data
 is ``{"labels": [...], "n_relevant": R, "k": k}`` (``k`` None for R-precision, where the
-cutoff is R), plus ``"recall"`` (the level asked) for interpolated precision. Two
+cutoff is R), plus ``"recall"`` (the level asked) for interpolated precision. Micro R@k
+reads a MAP exercise's queries with a shared cutoff, ``{"queries": [{"labels",
+"n_relevant", "k": None}, ...], "k": k}``: its mistakes are the macro average, micro P@k
+(the hits over the Q x k results counted) and the cutoff ignored. Two
 values of interpolated precision are other conventions, not blunders: trec_eval's
 ``iprec_at_recall`` turns the level into a number of relevant documents with
 ``(long)(L × R + 0.9)`` (trec_eval 9, pytrec_eval, ir_measures) or ``lround(L × R)``
@@ -15,15 +19,22 @@ two are offered at those levels (:func:`mapteach.metrics.eleven_point_precisions
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from mapteach.exercises.mistakes import Mistake, exact_number, number, register
 from mapteach.exercises.mistakes_ranking import Ranking, explained
 from mapteach.i18n import N_
-from mapteach.metrics import eleven_point_precisions, hits_needed
+from mapteach.metrics import (
+    eleven_point_precisions,
+    hits_needed,
+    micro_precision_at_k,
+    micro_recall_at_k,
+    recall_at_k,
+)
 from mapteach.metrics.curves import curve_arrays, interpolated_precision
+from mapteach.metrics.micro_average import hits_and_relevant
 from mapteach.metrics.options import ElevenPoint
 
 __all__ = ["iir_hits_needed", "interpolated_at_level", "reached_level"]
@@ -264,11 +275,31 @@ def _last_relevant(ranking: Ranking) -> int:
 # Interpolated precision --------------------------------------------------------------------
 
 
-def _curve(data: ExerciseData) -> tuple[Ranking, float, np.ndarray, np.ndarray]:
+class _Curve(NamedTuple):
     """The ranking, the level asked, and the recall and precision after each rank."""
+
+    ranking: Ranking
+    level: float
+    recall: np.ndarray
+    precision: np.ndarray
+
+    def reached(self) -> int | None:
+        """The first rank whose recall reaches the level, None if no rank does."""
+        reached = np.flatnonzero(self.recall >= self.level - 1e-12)
+        return int(reached[0]) + 1 if reached.size else None
+
+    def interpolated(self) -> float:
+        """The best precision at the level's recall or higher, 0 if no rank reaches it."""
+        rank = self.reached()
+        if rank is None:
+            return 0.0
+        return float(interpolated_precision(self.recall, self.precision)[rank - 1])
+
+
+def _curve(data: ExerciseData) -> _Curve:
     ranking = Ranking.of(data)
     recall, precision = curve_arrays(np.asarray(ranking.labels, dtype=bool), ranking.r)
-    return ranking, float(data["recall"]), recall, precision
+    return _Curve(ranking, float(data["recall"]), recall, precision)
 
 
 def reached_level(data: ExerciseData) -> int | None:
@@ -277,9 +308,7 @@ def reached_level(data: ExerciseData) -> int | None:
     >>> reached_level({"labels": [1, 0, 0, 1, 1, 0], "n_relevant": 3, "recall": 2 / 3})
     4
     """
-    _, level, recall, _ = _curve(data)
-    reached = np.flatnonzero(recall >= level - 1e-12)
-    return int(reached[0]) + 1 if reached.size else None
+    return _curve(data).reached()
 
 
 def interpolated_at_level(data: ExerciseData) -> float:
@@ -289,9 +318,7 @@ def interpolated_at_level(data: ExerciseData) -> float:
     >>> interpolated_at_level({"labels": [1, 0, 0, 1, 1, 0], "n_relevant": 3, "recall": 2 / 3})
     0.6
     """
-    _, _, recall, precision = _curve(data)
-    rank = reached_level(data)
-    return 0.0 if rank is None else float(interpolated_precision(recall, precision)[rank - 1])
+    return _curve(data).interpolated()
 
 
 def iir_hits_needed(level: float, n_relevant: int) -> int:
@@ -318,13 +345,14 @@ def _trec_eval_hits(level: float, r: int, convention: ElevenPoint) -> int | None
 
 
 def _interpolated_facts(data: ExerciseData) -> dict[str, object]:
-    ranking, level, _, _ = _curve(data)
+    curve = _curve(data)
+    ranking, level = curve.ranking, curve.level
     return {
         "level": exact_number(level),
         "r": ranking.r,
-        "rank": reached_level(data) or 0,
+        "rank": curve.reached() or 0,
         "needed": iir_hits_needed(level, ranking.r),
-        "truth": number(interpolated_at_level(data)),
+        "truth": number(curve.interpolated()),
         "trec9": _trec_eval_hits(level, ranking.r, "trec_eval_9"),
         "trec10": _trec_eval_hits(level, ranking.r, "trec_eval_10"),
     }
@@ -426,3 +454,82 @@ _interpolated_mistake(
     ),
     convention=N_("trec_eval 10's iprec_at_recall, asking for lround(L × R) relevant results"),
 )
+
+
+# Micro-averaged R@k ------------------------------------------------------------------------
+
+
+def _averaged(data: ExerciseData) -> tuple[list[list[int]], list[int | None], int]:
+    """The queries' lists, their R (None: the hits in the list) and the shared cutoff."""
+    queries = data["queries"]
+    return (
+        [query["labels"] for query in queries],
+        [query["n_relevant"] for query in queries],
+        data["k"],
+    )
+
+
+def _recalls(data: ExerciseData) -> list[float]:
+    """Each query's R@k."""
+    lists, totals, k = _averaged(data)
+    _, relevant = hits_and_relevant(lists, k, n_relevant=totals)
+    return [recall_at_k(y, k, n_relevant=int(r)) for y, r in zip(lists, relevant, strict=True)]
+
+
+def _added(values: list[int]) -> str:
+    return " + ".join(str(value) for value in values)
+
+
+def _micro_facts(data: ExerciseData) -> dict[str, object]:
+    """Every number a micro R@k explanation shows."""
+    lists, totals, k = _averaged(data)
+    hits, relevant = hits_and_relevant(lists, k, n_relevant=totals)
+    return {
+        "k": k,
+        "q": len(lists),
+        "hits": _added(hits.tolist()),
+        "totals": _added(relevant.tolist()),
+        "recalls": " + ".join(number(value) for value in _recalls(data)),
+        "counted": len(lists) * k,
+        "found": _added([int(sum(y)) for y in lists]),
+        "right": number(micro_recall_at_k(lists, k, n_relevant=totals)),
+    }
+
+
+def _whole_lists(data: ExerciseData) -> float:
+    """Every relevant result of the lists over the R added up: the cutoff ignored."""
+    lists, totals, k = _averaged(data)
+    _, relevant = hits_and_relevant(lists, k, n_relevant=totals)
+    return sum(int(sum(y)) for y in lists) / relevant.sum()
+
+
+for _name, _value, _template in (
+    (
+        N_("took the macro average"),
+        lambda data: float(np.mean(_recalls(data))),
+        N_(
+            "That is the macro average, the mean of the queries' R@{k}: ({recalls}) / {q} "
+            "= {value}. The micro average adds up the counts first: ({hits}) / ({totals}) "
+            "= {right}."
+        ),
+    ),
+    (
+        N_("divided by the results counted"),
+        lambda data: micro_precision_at_k(_averaged(data)[0], data["k"]),
+        N_(
+            "You divided the hits, added up, by the results counted, {q} x {k} = {counted}: "
+            "({hits}) / {counted} = {value}, the micro-averaged P@{k}. Recall divides by "
+            "the relevant results: ({hits}) / ({totals}) = {right}."
+        ),
+    ),
+    (
+        N_("ignored the cutoff"),
+        _whole_lists,
+        N_(
+            "You counted every relevant result of the lists, ({found}) / ({totals}) = "
+            "{value}. R@{k} counts only those in the top {k}: ({hits}) / ({totals}) = "
+            "{right}."
+        ),
+    ),
+):
+    register(Mistake(_name, ("micro R@k",), _value, explained(_template, _micro_facts)))

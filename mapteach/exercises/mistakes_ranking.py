@@ -31,7 +31,6 @@ __all__ = [
     "final_hits_in_every_numerator",
     "fractions",
     "mean_precision_every_rank",
-    "number",
 ]
 
 ExerciseData = Mapping[str, Any]

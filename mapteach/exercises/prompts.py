@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from mapteach.exercises.mistakes import spoken_list
 from mapteach.i18n import ngettext, tr
 
-__all__ = ["fill_prompt", "ranking_fields", "relevant_ranks_text", "spoken_list"]
+__all__ = ["fill_prompt", "ranking_fields", "relevant_ranks_text"]
 
 #: Placeholders that show an exercise's data; a varied exercise's prompt needs one.
 DATA_FIELDS = frozenset(

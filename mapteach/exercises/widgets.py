@@ -59,12 +59,11 @@ from mapteach.exercises.answers import (
     agrees_at,
     asked_precision,
     check_number,
-    joined_sentences,
 )
 from mapteach.exercises.math_markup import MathMarkupError, render_math
 from mapteach.exercises.mistakes import wrong_answers
 from mapteach.exercises.registry import record_exercise
-from mapteach.i18n import HTML_LANG, N_, language, tr, widget_language
+from mapteach.i18n import HTML_LANG, N_, joined_sentences, language, tr, widget_language
 from mapteach.offline import TEXT_JS, bundle, offline_html, offline_state
 from mapteach.offline.kernel_widget import KernelOwnedWidget
 

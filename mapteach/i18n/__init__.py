@@ -22,7 +22,7 @@ import functools
 import gettext
 import operator
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -239,6 +239,29 @@ def plural_forms(singular: str, plural: str, /, *, lang: str | None = None) -> d
     }
 
 
+#: How two sentences join: with a space in English, with none in Chinese (its translation).
+JOINER = N_("{sentence} {then}")
+
+
+def joined_sentences(sentences: Sequence[str], *, lang: str | None = None) -> str:
+    """Sentences joined as the current language (or ``lang``) joins them (a space, none in
+    Chinese); empty ones are left out.
+
+    >>> from mapteach.i18n import joined_sentences, language
+    >>> joined_sentences(["Not yet.", "", "Move a relevant result up."])
+    'Not yet. Move a relevant result up.'
+    >>> with language("zh"):
+    ...     joined_sentences(["还没有。", "往上移。"])
+    '还没有。往上移。'
+    >>> joined_sentences(["还没有。", "往上移。"], lang="zh")
+    '还没有。往上移。'
+    """
+    kept = [sentence for sentence in sentences if sentence] or [""]
+    return functools.reduce(
+        lambda sentence, then: tr(JOINER, lang=lang, sentence=sentence, then=then), kept
+    )
+
+
 #: The ``lang`` attribute of a widget's HTML root, per language: the browser picks the
 #: glyphs of the right script variant (Simplified Chinese) and screen readers the voice.
 HTML_LANG = {"en": "en", "zh": "zh-Hans"}
@@ -266,11 +289,13 @@ def widget_language(lang: str | None) -> str:
 
 __all__ = [
     "HTML_LANG",
+    "JOINER",
     "LANGUAGES",
     "N_",
     "Language",
     "check_language",
     "get_language",
+    "joined_sentences",
     "language",
     "ngettext",
     "plural_forms",

@@ -16,16 +16,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["TEXT_JS", "EsmError", "as_classic", "bundle"]
+__all__ = ["TEXT_JS", "EsmError", "as_classic", "bundle", "bundle_imports"]
 
 #: The browser's shared text helpers (``el``, ``fill``, ``escapeHtml``, ``formatFixed``,
 #: ``floatRepr``): every widget module imports them ``from "./text.js"``, so a bundle
 #: starts with this file.
 TEXT_JS = Path(__file__).resolve().parent / "static" / "text.js"
 
-#: A whole import statement of a sibling file (``import { a, b } from "./x.js";``).
+#: A whole import statement of a sibling file (``import { a, b } from "./x.js";``), with
+#: the file's name (``x.js``) as group ``file``.
 _SIBLING_IMPORT = re.compile(
-    r"^import\s+\{[^}]*\}\s+from\s+[\"']\./[\w.-]+\.js[\"'];?[ \t]*$\n?", re.MULTILINE
+    r"^import\s+\{[^}]*\}\s+from\s+[\"']\./(?P<file>[\w.-]+\.js)[\"'];?[ \t]*$\n?", re.MULTILINE
 )
 _ANY_IMPORT = re.compile(r"^\s*import[\s{*]", re.MULTILINE)
 #: ``export [async] function[*] | const | let | class name``: group 1 the declaration's
@@ -90,6 +91,51 @@ def bundle(*paths: Path | str) -> str:
             )
         parts.append(source)
     return "".join(parts)
+
+
+def _sibling(path: Path, name: str) -> Path:
+    """The file ``./name`` that ``path`` imports: beside it, or one of the helpers every
+    module shares (``mapteach/offline/static``, where ``text.js`` is)."""
+    for folder in (path.parent, TEXT_JS.parent):
+        if (folder / name).is_file():
+            return folder / name
+    raise EsmError(
+        f"{path.name} imports ./{name}, which is neither beside it nor in {TEXT_JS.parent}."
+    )
+
+
+def _in_import_order(path: Path, seen: set[Path] | None = None) -> list[Path]:
+    """``path`` after every sibling file it imports (and those, first), each once."""
+    seen = set() if seen is None else seen
+    seen.add(path)
+    ordered: list[Path] = []
+    for found in _SIBLING_IMPORT.finditer(path.read_text(encoding="utf-8")):
+        sibling = _sibling(path, found["file"])
+        if sibling not in seen:
+            ordered += _in_import_order(sibling, seen)
+    return [*ordered, path]
+
+
+def bundle_imports(path: Path) -> str:
+    """The ES module file ``path`` as one module with every file it imports.
+
+    Each ``import { ... } from "./name.js"`` names a file beside ``path`` or a helper in
+    ``mapteach/offline/static`` (``text.js``); the files it imports come first, each once,
+    in the order :func:`bundle` needs.
+
+    Raises
+    ------
+    EsmError
+        If an imported file is in neither place, or cannot be bundled.
+
+    Examples
+    --------
+    >>> from mapteach.offline import TEXT_JS, bundle_imports
+    >>> source = bundle_imports(TEXT_JS.with_name("progress.js"))
+    >>> source.index("export function escapeHtml") < source.index("export function makeProgress")
+    True
+    """
+    return bundle(*_in_import_order(Path(path)))
 
 
 def as_classic(source: str, name: str) -> str:

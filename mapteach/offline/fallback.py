@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from html import escape, unescape
 from typing import Any, NamedTuple
 
-__all__ = ["OfflineState", "inline_json", "offline_html", "read_offline_states"]
+__all__ = ["OfflineState", "has_fallback", "inline_json", "offline_html", "read_offline_states"]
 
 #: The class of the element holding one widget's fallback, and of its static part.
 OFFLINE_CLASS = "mapteach-offline"
@@ -65,12 +65,37 @@ type="application/json" data-mapteach-state>{"children": {}, "model": {"x": "<\\
     )
 
 
-#: One fallback as :func:`offline_html` writes it: its module, its language, its state.
+def has_fallback(output: Mapping[str, Any]) -> bool:
+    """Whether a notebook output (a dict as nbformat reads it) shows a widget's fallback
+    (:func:`offline_html`) as its ``text/html``.
+
+    >>> from mapteach.offline import has_fallback, offline_html
+    >>> has_fallback({"data": {"text/html": offline_html("demo", {}, "", lang="en")}})
+    True
+    >>> has_fallback({"data": {"text/plain": "1"}}), has_fallback({"name": "stdout"})
+    (False, False)
+    """
+    return f'class="{OFFLINE_CLASS}"' in output.get("data", {}).get("text/html", "")
+
+
+#: One fallback as :func:`offline_html` writes it, or as an HTML parser writes it back
+#: (attributes in another order or quoted otherwise, ``data-mapteach-state=""``): its
+#: element's attributes, and its state.
 _FALLBACK = re.compile(
-    rf'<div class="{OFFLINE_CLASS}" data-module="(?P<module>[^"]*)" lang="(?P<lang>[^"]*)">'
-    r"<script type=\"application/json\" data-mapteach-state>(?P<state>.*?)</script>",
-    re.DOTALL,
+    rf"<div\s(?P<outer>[^>]*\bclass=[\"']{OFFLINE_CLASS}[\"'][^>]*)>\s*"
+    r"<script\s[^>]*\bdata-mapteach-state\b[^>]*>(?P<state>.*?)</script\s*>",
+    re.DOTALL | re.IGNORECASE,
 )
+#: One attribute of a tag: its name, and its value (double-, single- or not quoted).
+_ATTRIBUTE = re.compile(r"""([\w-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+
+
+def _attributes(tag: str) -> dict[str, str]:
+    """The attributes written inside a start tag, by name, their values unescaped."""
+    return {
+        name.lower(): unescape(double or single or bare)
+        for name, double, single, bare in _ATTRIBUTE.findall(tag)
+    }
 
 
 class OfflineState(NamedTuple):
@@ -84,7 +109,9 @@ class OfflineState(NamedTuple):
 def read_offline_states(page: str, module: str | None = None) -> list[OfflineState]:
     """Every fallback :func:`offline_html` wrote in ``page``, in page order.
 
-    The one reader of what :func:`offline_html` writes: the state JSON cannot hold
+    The one reader of what :func:`offline_html` writes, as it wrote it or as an HTML
+    parser writes it back (its attributes in any order and quoting, the state's
+    ``data-mapteach-state=""``). The state JSON cannot hold
     ``</`` (:func:`inline_json`), so the state ends at the first ``</script>``.
     ``module`` keeps only the fallbacks of that browser module.
 
@@ -101,10 +128,14 @@ def read_offline_states(page: str, module: str | None = None) -> list[OfflineSta
     OfflineState(module='exercise', lang='zh', state={'model': {'x': '</b>'}})
     >>> read_offline_states(page, module="board")
     []
+    >>> read_offline_states("<div lang='en' class='mapteach-offline' data-module='demo'>"
+    ...                     '<script data-mapteach-state="" type="application/json">{}</script>')
+    [OfflineState(module='demo', lang='en', state={})]
     """
     found = []
     for match in _FALLBACK.finditer(page):
-        name = unescape(match["module"])
+        outer = _attributes(match["outer"])
+        name = outer.get("data-module", "")
         if module is not None and name != module:
             continue
         try:
@@ -114,5 +145,5 @@ def read_offline_states(page: str, module: str | None = None) -> list[OfflineSta
                 f"the state of the {name!r} fallback at character {match.start()} is not JSON: "
                 f"{error}"
             ) from error
-        found.append(OfflineState(name, unescape(match["lang"]), state))
+        found.append(OfflineState(name, outer.get("lang", ""), state))
     return found

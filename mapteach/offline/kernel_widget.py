@@ -5,7 +5,8 @@ which ignores ``read_only``), so a page could set a list's ``ap``, its ``heading
 ``fixed_relevance``, or a board's ``map_value``, and the kernel would keep it. A
 :class:`KernelOwnedWidget` names the few traits its view changes (``browser_traits``);
 any other trait a page sends is dropped, and the kernel's value is sent back, so the
-page shows it again.
+page shows it again. Displayed, such a widget's ``text/html`` is its fallback for a page
+without a kernel (``_fallback_html``, :func:`~mapteach.offline.offline_html`).
 """
 
 from __future__ import annotations
@@ -42,3 +43,25 @@ class KernelOwnedWidget(anywidget.AnyWidget):
         dropped = [name for name in sync_data if name not in kept and name in self.keys]
         if dropped:
             self.send_state(dropped)
+
+    def _fallback_html(self) -> str | None:
+        """The widget's ``text/html`` for a page without a kernel; None: none is shown."""
+        return None
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The live widget, with its fallback (:meth:`_fallback_html`) as ``text/html``.
+
+        Examples
+        --------
+        >>> from mapteach.board import RankingList
+        >>> data, _ = RankingList([1, 0])._repr_mimebundle_()
+        >>> data["text/html"].startswith('<div class="mapteach-offline" data-module="ranking_list"')
+        True
+        >>> sorted(data)
+        ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain']
+        """
+        data, metadata = super()._repr_mimebundle_(**kwargs) or ({}, {})
+        fallback = self._fallback_html()
+        if fallback is not None:
+            data["text/html"] = fallback
+        return data, metadata

@@ -8,8 +8,8 @@ widget module's stylesheet, the page's runtime texts in its language (a
 each widget's own ES module, the same code JupyterLab runs, and its stand-in for the
 kernel (``<module>_offline``), then ``static/shim.js`` (the model the modules talk to)
 and ``static/progress.js`` (the learner's name and checks, kept in the browser). Each
-comes with the sibling files it imports (:func:`bundle_imports`), such as the browser's
-text helpers, ``static/text.js``.
+comes with the sibling files it imports (:func:`~mapteach.offline.bundle_imports`), such
+as the browser's text helpers, ``static/text.js``.
 
 The widgets are found, not listed: every class of :mod:`mapteach.board` and
 :mod:`mapteach.exercises` with an ``offline_module`` and an ``_esm`` is one browser
@@ -25,8 +25,6 @@ step, for ``make site`` and for ``jupyter nbconvert --to mapteach``
 from __future__ import annotations
 
 import importlib
-import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,14 +33,13 @@ from typing import Any
 from mapteach.classroom import FIELDS, VERDICTS
 from mapteach.exercises.answers import JOINER
 from mapteach.i18n import HTML_LANG, check_language, get_language, language, tr
-from mapteach.offline.esm import TEXT_JS, EsmError, as_classic, bundle
-from mapteach.offline.fallback import OFFLINE_CLASS, inline_json
+from mapteach.offline.esm import EsmError, as_classic, bundle_imports
+from mapteach.offline.fallback import OfflineState, inline_json, read_offline_states
 
 __all__ = [
     "BrowserModule",
     "LivePage",
     "browser_modules",
-    "bundle_imports",
     "inline_runtime",
     "needed_modules",
     "page_runtime",
@@ -56,14 +53,6 @@ WIDGET_PACKAGES = ("mapteach.board", "mapteach.exercises")
 
 #: The id of the page's runtime texts, which ``shim.js`` and ``progress.js`` read.
 TEXTS_ID = "mapteach-runtime-texts"
-
-#: A widget's state in a page (``offline_html``'s, or as an HTML parser writes it back).
-_STATE_SCRIPT = re.compile(
-    r"<script\b[^>]*\bdata-mapteach-state\b[^>]*>(.*?)</script\s*>", re.DOTALL | re.IGNORECASE
-)
-#: The language of a widget's fallback, from its element's ``lang``.
-_WIDGET_LANG = re.compile(rf'<div class="{OFFLINE_CLASS}"[^>]*\blang="([^"]+)"')
-_SIBLING_IMPORT = re.compile(r"""^import\s+\{[^}]*\}\s+from\s+["']\./([\w.-]+\.js)["']""", re.M)
 
 
 @dataclass(frozen=True)
@@ -79,51 +68,6 @@ class BrowserModule:
     source: str
     css: str
     stand_in: str | None
-
-
-def _sibling(path: Path, name: str) -> Path:
-    """The file ``./name`` that ``path`` imports: beside it, or one of the helpers every
-    module shares (``mapteach/offline/static``, where ``text.js`` is)."""
-    for folder in (path.parent, TEXT_JS.parent):
-        if (folder / name).is_file():
-            return folder / name
-    raise EsmError(
-        f"{path.name} imports ./{name}, which is neither beside it nor in {TEXT_JS.parent}."
-    )
-
-
-def _in_import_order(path: Path, seen: set[Path] | None = None) -> list[Path]:
-    """``path`` after every sibling file it imports (and those, first), each once."""
-    seen = set() if seen is None else seen
-    seen.add(path)
-    ordered: list[Path] = []
-    for name in _SIBLING_IMPORT.findall(path.read_text(encoding="utf-8")):
-        sibling = _sibling(path, name)
-        if sibling not in seen:
-            ordered += _in_import_order(sibling, seen)
-    return [*ordered, path]
-
-
-def bundle_imports(path: Path) -> str:
-    """The ES module file ``path`` as one module with every file it imports.
-
-    Each ``import { ... } from "./name.js"`` names a file beside ``path`` or a helper in
-    ``mapteach/offline/static`` (``text.js``); the files it imports come first, each once,
-    in the order :func:`~mapteach.offline.bundle` needs.
-
-    Raises
-    ------
-    EsmError
-        If an imported file is in neither place, or cannot be bundled.
-
-    Examples
-    --------
-    >>> from mapteach.offline import TEXT_JS, bundle_imports
-    >>> source = bundle_imports(TEXT_JS.with_name("progress.js"))
-    >>> source.index("export function escapeHtml") < source.index("export function makeProgress")
-    True
-    """
-    return bundle(*_in_import_order(Path(path)))
 
 
 def _stand_in(widget: type, name: str) -> str | None:
@@ -323,11 +267,10 @@ class LivePage:
     runtime_bytes: int
 
 
-def _page_language(page: str) -> str:
-    """The language of the page's first widget (its fallback's ``lang``), else the current one."""
-    found = _WIDGET_LANG.search(page)
+def _widget_language(widget: OfflineState) -> str:
+    """The language of a widget's fallback (its ``lang``), else the current one."""
     by_tag = {tag: lang for lang, tag in HTML_LANG.items()}
-    return by_tag.get(found[1], get_language()) if found else get_language()
+    return by_tag.get(widget.lang, get_language())
 
 
 def inline_runtime(page: str, lang: str | None = None) -> LivePage:
@@ -354,11 +297,12 @@ def inline_runtime(page: str, lang: str | None = None) -> LivePage:
     >>> inline_runtime("<html><head></head><body></body></html>").runtime_bytes
     0
     """
-    states = [json.loads(found) for found in _STATE_SCRIPT.findall(page)]
-    if not states:
+    widgets = read_offline_states(page)
+    if not widgets:
         return LivePage(page, 0, 0)
     if "</head>" not in page:
         raise ValueError("the page has no </head> to inline the widgets' runtime before.")
-    runtime = page_runtime(_page_language(page) if lang is None else lang, needed_modules(states))
+    modules = needed_modules(widget.state for widget in widgets)
+    runtime = page_runtime(_widget_language(widgets[0]) if lang is None else lang, modules)
     html = page.replace("</head>", f"{runtime}</head>", 1)
-    return LivePage(html, len(states), len(runtime.encode("utf-8")))
+    return LivePage(html, len(widgets), len(runtime.encode("utf-8")))

@@ -23,7 +23,7 @@ import nbformat
 import traitlets
 from nbconvert import HTMLExporter
 
-from mapteach.offline.fallback import OFFLINE_CLASS
+from mapteach.offline.fallback import has_fallback
 from mapteach.offline.site_runtime import inline_runtime
 
 __all__ = ["LiveHTMLExporter"]
@@ -36,9 +36,8 @@ def _fallbacks_first(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     copied = copy.deepcopy(notebook)
     for cell in copied.cells:
         for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if WIDGET_VIEW in data and f'class="{OFFLINE_CLASS}"' in data.get("text/html", ""):
-                del data[WIDGET_VIEW]
+            if WIDGET_VIEW in output.get("data", {}) and has_fallback(output):
+                del output["data"][WIDGET_VIEW]
     return copied
 
 

@@ -58,7 +58,7 @@ def test_each_library_row_is_its_denominator_by_hand_and_what_the_library_prints
 
 
 def test_a_library_that_is_not_installed_says_what_its_source_does(monkeypatch):
-    monkeypatch.setattr(cutoff_conventions, "_installed", lambda module: False)
+    monkeypatch.setattr(cutoff_conventions, "installed", lambda module: False)
     table = ap_at_k_by_library(LIST, n_relevant=R, k=K)
     assert table["printed"].isna().all()
     assert "min(len(actual), k)" in table.loc["ml_metrics", "explains"]
@@ -77,9 +77,9 @@ def test_ml_metrics_is_given_every_relevant_document_and_the_ranked_list(monkeyp
         return score / min(len(actual), k) if actual else 0.0
 
     monkeypatch.setitem(sys.modules, "ml_metrics", types.SimpleNamespace(apk=apk))
-    real = cutoff_conventions._installed
+    real = cutoff_conventions.installed
     monkeypatch.setattr(
-        cutoff_conventions, "_installed", lambda module: module == "ml_metrics" or real(module)
+        cutoff_conventions, "installed", lambda module: module == "ml_metrics" or real(module)
     )
     table = ap_at_k_by_library(LIST, n_relevant=R, k=K)
     assert table.loc["ml_metrics", "printed"] == pytest.approx(

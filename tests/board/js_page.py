@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mapteach.board import LiveReadout, MultiQueryBoard, RankingList
-from mapteach.offline import TEXT_JS, as_classic, bundle
+from mapteach.offline import as_classic, bundle_imports
 
 STATIC = Path(__file__).resolve().parents[2] / "mapteach" / "board" / "static"
 
@@ -62,9 +62,7 @@ window.showModel = (model) => {
 #: Each browser module, by its name on a page, and its source.
 MODULES = {
     "ranking_list": RankingList._esm,
-    "ranking_list_offline": bundle(
-        TEXT_JS, STATIC / "board_math.js", STATIC / "ranking_list_offline.js"
-    ),
+    "ranking_list_offline": bundle_imports(STATIC / "ranking_list_offline.js"),
     "map_board": MultiQueryBoard._esm,
     "live_readout": LiveReadout._esm,
 }

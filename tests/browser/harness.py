@@ -1,12 +1,15 @@
-"""Start JupyterLab or Voila on a free loopback port and drive it with Playwright.
+"""Start JupyterLab or Voila on a free loopback port and drive it with Playwright; load the
+site's builder (``tools/build_site.py``, :func:`site_tool`).
 
-Shared by the browser tests (``conftest.py``) and the latency benchmark
+Shared by the browser tests (``conftest.py``), the site's tests and the latency benchmark
 (``benchmarks/board_browser.py``). Chromium comes from Debian
 (``apt-get install -y chromium``); Playwright's own browser download is never used.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import os
 import shutil
@@ -19,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -31,7 +35,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
 TOKEN = "mapteach-browser-tests"
 VIEWPORT = {"width": 1400, "height": 1000}
 
@@ -40,6 +45,19 @@ KERNEL_IDLE = """() => {
   const kernel = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
   return kernel?.status === 'idle';
 }"""
+
+
+@functools.cache
+def site_tool() -> ModuleType:
+    """``tools/build_site.py`` (not a package's module) as a module, loaded once."""
+    spec = importlib.util.spec_from_file_location(
+        "build_site_tool", ROOT / "tools" / "build_site.py"
+    )
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = tool  # dataclasses look their module up there
+    spec.loader.exec_module(tool)
+    return tool
 
 
 def missing_browser() -> str | None:

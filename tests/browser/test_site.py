@@ -18,7 +18,6 @@ code).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -31,16 +30,11 @@ from mapteach import average_precision, mean_average_precision, precision_at_k
 from mapteach.board import BoardFigure
 from mapteach.classroom import read_progress
 from mapteach.offline import runtime_texts
+from tests.browser.harness import site_tool
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-
-_spec = importlib.util.spec_from_file_location("build_site_tool", ROOT / "tools" / "build_site.py")
-assert _spec is not None and _spec.loader is not None
-tool = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = tool  # dataclasses look their module up there
-_spec.loader.exec_module(tool)
+tool = site_tool()
 
 #: What one board shows, read from the page.
 READ_BOARD = """(root) => {

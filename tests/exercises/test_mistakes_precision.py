@@ -141,3 +141,26 @@ def test_trec_eval_conventions_only_at_the_levels_trec_eval_computes():
     data["recall"] = 0.3  # IIR ceil(1.5) = 2; trec_eval 10 lround(1.5) = 2; 9 (long)(2.4) = 2
     names = {w.name for w in wrong_answers("IPrec", data, 1 / 2)}
     assert not names & {"trec_eval 9's recall levels", "trec_eval 10's recall levels"}
+
+
+def test_micro_recall_mistakes_on_a_map_exercises_queries():  # 04.3, counted by hand
+    lists, totals, k = [[1, 1, 1, 0, 0], [0, 1, 0], [0, 0, 1, 1]], [5, 1, 2], 3
+    data = {
+        "queries": [
+            {"labels": y, "n_relevant": r, "k": None} for y, r in zip(lists, totals, strict=True)
+        ],
+        "k": k,
+    }
+    values = _values("micro R@k", data, (3 + 1 + 1) / (5 + 1 + 2))
+    assert values == pytest.approx(
+        {
+            "took the macro average": (3 / 5 + 1 / 1 + 1 / 2) / 3,
+            "divided by the results counted": (3 + 1 + 1) / (3 * 3),
+            "ignored the cutoff": (3 + 1 + 2) / (5 + 1 + 2),
+        }
+    )
+    explanation = wrong_answers("micro R@k", data, 5 / 8)[0].explanation
+    assert (
+        "(0.6000 + 1.0000 + 0.5000) / 3" in explanation
+        and "(3 + 1 + 1) / (5 + 1 + 2)" in explanation
+    )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mapteach.exercises.prompts import fill_prompt, ranking_fields, relevant_ranks_text, spoken_list
+from mapteach.exercises.mistakes import spoken_list
+from mapteach.exercises.prompts import fill_prompt, ranking_fields, relevant_ranks_text
 from mapteach.i18n import language
 
 

@@ -1,4 +1,5 @@
-"""bundle joins a widget's ES module files; as_classic makes a bundle a classic script.
+"""bundle joins a widget's ES module files, bundle_imports a file with those it imports;
+as_classic makes a bundle a classic script.
 
 The classic script is run in Chromium (a static page from file:// loads no module
 script): every kind of export is there under ``window.mapteachModules[name]``, and a
@@ -7,11 +8,13 @@ script): every kind of export is there under ``window.mapteachModules[name]``, a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from mapteach.offline import EsmError, as_classic, bundle
+import mapteach.offline.esm as esm
+from mapteach.offline import TEXT_JS, EsmError, as_classic, bundle, bundle_imports
 
 
 def _files(folder: Path, **sources: str) -> list[Path]:
@@ -56,6 +59,31 @@ def test_only_the_last_file_may_export_default(tmp_path):
     paths = _files(tmp_path, a="export default {};\n", b="export const b = 2;\n")
     with pytest.raises(EsmError, match=r"a\.js, line 1: only the last file"):
         bundle(*paths)
+
+
+def test_a_stand_in_comes_after_what_it_imports_each_file_once(tmp_path):
+    (tmp_path / "c.js").write_text("export const c = 1;\n")
+    (tmp_path / "b.js").write_text('import { c } from "./c.js";\nexport const b = c + 1;\n')
+    (tmp_path / "a.js").write_text(
+        'import { b } from "./b.js";\nimport { c } from "./c.js";\nexport const a = b + c;\n'
+    )
+    order = esm._in_import_order(tmp_path / "a.js")
+    assert [path.name for path in order] == ["c.js", "b.js", "a.js"]
+
+
+def test_a_shared_helper_is_found_in_the_offline_folder(tmp_path):
+    (tmp_path / "a.js").write_text('import { el } from "./text.js";\nexport const a = el;\n')
+    order = esm._in_import_order(tmp_path / "a.js")
+    assert order == [TEXT_JS, tmp_path / "a.js"]
+    source = bundle_imports(tmp_path / "a.js")
+    assert source.startswith(TEXT_JS.read_text(encoding="utf-8").split("\n", 1)[0])
+    assert not re.search(r"^import ", source, re.M)
+
+
+def test_an_import_found_nowhere_is_named(tmp_path):
+    (tmp_path / "a.js").write_text('import { x } from "./nowhere.js";\n')
+    with pytest.raises(EsmError, match=r"a\.js imports \./nowhere\.js"):
+        bundle_imports(tmp_path / "a.js")
 
 
 @pytest.mark.parametrize(

@@ -16,13 +16,12 @@ from mapteach.classroom import FIELDS, VERDICTS
 from mapteach.exercises import NumberExercise
 from mapteach.i18n import LANGUAGES
 from mapteach.offline import (
-    TEXT_JS,
     BrowserModule,
     EsmError,
     browser_modules,
-    bundle_imports,
     inline_runtime,
     needed_modules,
+    offline_html,
     page_runtime,
     runtime_texts,
 )
@@ -45,31 +44,6 @@ def test_every_widget_module_is_found_with_its_stand_in():
         if stand_in is not None:
             assert re.search(r"^export function standIn\(", stand_in, re.M), name
             assert not re.search(r"^import ", stand_in, re.M), f"{name}: imports left"
-
-
-def test_a_stand_in_comes_after_what_it_imports_each_file_once(tmp_path):
-    (tmp_path / "c.js").write_text("export const c = 1;\n")
-    (tmp_path / "b.js").write_text('import { c } from "./c.js";\nexport const b = c + 1;\n')
-    (tmp_path / "a.js").write_text(
-        'import { b } from "./b.js";\nimport { c } from "./c.js";\nexport const a = b + c;\n'
-    )
-    order = site_runtime._in_import_order(tmp_path / "a.js")
-    assert [path.name for path in order] == ["c.js", "b.js", "a.js"]
-
-
-def test_a_shared_helper_is_found_in_the_offline_folder(tmp_path):
-    (tmp_path / "a.js").write_text('import { el } from "./text.js";\nexport const a = el;\n')
-    order = site_runtime._in_import_order(tmp_path / "a.js")
-    assert order == [TEXT_JS, tmp_path / "a.js"]
-    source = bundle_imports(tmp_path / "a.js")
-    assert source.startswith(TEXT_JS.read_text(encoding="utf-8").split("\n", 1)[0])
-    assert not re.search(r"^import ", source, re.M)
-
-
-def test_an_import_found_nowhere_is_named(tmp_path):
-    (tmp_path / "a.js").write_text('import { x } from "./nowhere.js";\n')
-    with pytest.raises(EsmError, match=r"a\.js imports \./nowhere\.js"):
-        bundle_imports(tmp_path / "a.js")
 
 
 def test_two_widgets_naming_one_module_with_different_code_are_refused(monkeypatch):
@@ -194,12 +168,11 @@ def test_inline_runtime_leaves_a_page_without_widgets_as_it_is():
     [
         (page_with(NumberExercise("?", 0.5, [], ""), head=""), "no </head>"),
         (
-            '<head></head><script type="application/json" data-mapteach-state>{oops</script>',
+            "<head></head>" + offline_html("exercise", {}, "", lang="en").replace("{}", "{oops"),
             "Expecting property name",
         ),
         (
-            '<head></head><script type="application/json" data-mapteach-state>'
-            '{"module": "nothing"}</script>',
+            "<head></head>" + offline_html("nothing", {"module": "nothing"}, "", lang="en"),
             "no browser module 'nothing'",
         ),
     ],

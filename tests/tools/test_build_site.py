@@ -9,10 +9,8 @@ its widgets need (the browser tests, ``tests/browser/test_site.py``, run them).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -22,6 +20,7 @@ from bs4 import BeautifulSoup
 
 from mapteach.exercises import NumberExercise
 from mapteach.offline import needed_modules, offline_html, runtime_texts
+from tests.browser.harness import site_tool
 
 pytestmark = pytest.mark.slow  # builds the whole site: not in make test-fast
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,11 +35,7 @@ TEX = re.compile(
 )
 EXTERNAL = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
 
-_spec = importlib.util.spec_from_file_location("build_site_tool", ROOT / "tools" / "build_site.py")
-assert _spec is not None and _spec.loader is not None
-tool = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = tool  # dataclasses look their module up there
-_spec.loader.exec_module(tool)
+tool = site_tool()
 
 PRESENT = [
     (edition, path)

@@ -65,6 +65,33 @@ export function listAp(model) {
   return averagePrecision(labels, nRelevant, k);
 }
 
+// The changes of a RankingList model that change its AP: its order and marks, R, k.
+export const AP_EVENTS = "change:items change:n_unretrieved change:k";
+
+// Follow the RankingList models that `model` refers to (its `rankings`, "IPY_MODEL_<id>"):
+// once they are loaded, `draw(lists)` runs, and again on every change of any list's AP
+// (AP_EVENTS). Returns `loaded`, the promise of the lists, and `stop`, which stops
+// following them.
+export function followLists(model, draw) {
+  const manager = model.widget_manager;
+  const ids = model.get("rankings").map((ref) => ref.slice("IPY_MODEL_".length));
+  let lists = [];
+  const redraw = () => draw(lists);
+  const loaded = Promise.all(ids.map((id) => manager.get_model(id))).then((models) => {
+    lists = models;
+    for (const list of lists) list.on(AP_EVENTS, redraw);
+    redraw();
+    return lists;
+  });
+  const stop = () => { for (const list of lists) list.off(AP_EVENTS, redraw); };
+  return { loaded, stop };
+}
+
+// The measure's name as Python writes it: "AP", or "AP@k" with a cutoff k (0 or null: none).
+export function apName(k) {
+  return k > 0 ? `AP@${k}` : "AP";
+}
+
 // mapteach.metrics.curves.curve_arrays: recall and precision after each rank.
 export function prPoints(labels, nRelevant) {
   const r = relevantTotal(labels, nRelevant);
@@ -194,12 +221,11 @@ function noteOnR(texts, r, counted) {
   return pluralText(texts.note_some_missed, missed, { r });
 }
 
-// mapteach.explain_ap(labels, n_relevant=R, k=k, decimals=decimals): `text` is its str,
+// mapteach.explain_table of a trace (traceAp's `rows` and `attrs`): `text` is its str,
 // `note` its .note, in the language of `texts`.
-export function explainAp(labels, nRelevant, k, texts, decimals = 4) {
-  const { rows, attrs } = traceAp(labels, nRelevant, k);
+function explainTrace(rows, attrs, texts, decimals = 4) {
   const r = attrs.n_relevant;
-  const name = attrs.k === null ? "AP" : `AP@${attrs.k}`;
+  const name = apName(attrs.k);
   if (r === 0) return { text: fill(texts.zero_text, { name }), note: texts.zero_note };
   const counted = rows.filter((row) => row.relevant);
   const numerator = counted.length ? `(${counted.map((row) => row.fraction).join(" + ")})` : "0";
@@ -207,6 +233,13 @@ export function explainAp(labels, nRelevant, k, texts, decimals = 4) {
     text: `${name} = ${numerator} / ${r} = ${formatFixed(attrs.ap, decimals)}`,
     note: noteOnR(texts, r, counted.length),
   };
+}
+
+// mapteach.explain_ap(labels, n_relevant=R, k=k, decimals=decimals): `text` is its str,
+// `note` its .note, in the language of `texts`.
+export function explainAp(labels, nRelevant, k, texts, decimals = 4) {
+  const { rows, attrs } = traceAp(labels, nRelevant, k);
+  return explainTrace(rows, attrs, texts, decimals);
 }
 
 // The cells mapteach.explain.trace_html shows for one trace row.
@@ -228,7 +261,7 @@ export function traceTable(labels, nRelevant, k, texts) {
   const { rows, attrs } = traceAp(labels, nRelevant, k);
   const r = attrs.n_relevant;
   return {
-    caption: explainAp(labels, nRelevant, k, texts).text, // str(explain_table(...))
+    caption: explainTrace(rows, attrs, texts).text, // str(explain_table(...))
     headers: texts.columns.map((key) => texts.headers[key]),
     rows: rows.map((row) => ({ contributes: row.relevant, cells: traceCells(row) })),
     footer: attrs.k === null ? `R = ${r}` : fill(texts.footer_cutoff, { r, k: attrs.k }),

@@ -11,6 +11,7 @@
 // visually hidden element the SVG names with aria-labelledby) is rewritten with it.
 
 import { el, fill, formatFixed } from "./text.js";
+import { apName } from "./board_math.js";
 
 export const PLOT_COLORS = {
   relevant: "#1b7f6b", irrelevant: "#b8bec6", accent: "#d1495b", line: "#333333", axis: "#555555",
@@ -176,9 +177,8 @@ const pairText = ([x, y]) => `(${shown4(x)}, ${shown4(y)})`;
 
 // The PR curve's text alternative: R, AP (the shaded area), every point, rank by rank.
 function prCurveText(plot, texts) {
-  const name = plot.cutoff === null ? "AP" : `AP@${plot.cutoff}`;
   const all = fill(texts.pr_alt, {
-    r: plot.nRelevant, name, ap: shown4(plot.ap),
+    r: plot.nRelevant, name: apName(plot.cutoff), ap: shown4(plot.ap),
     points: plot.curve.map(pairText).join(texts.separator),
   });
   if (!plot.interpolated) return all;

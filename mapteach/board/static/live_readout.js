@@ -5,9 +5,10 @@
 // mapteach.board.LiveReadout.html writes in Python, to the character.
 
 import { escapeHtml, fill, floatRepr, formatFixed } from "./text.js";
-import { averagePrecision, explainAp, listState, meanAveragePrecision } from "./board_math.js";
+import {
+  averagePrecision, explainAp, followLists, listState, meanAveragePrecision,
+} from "./board_math.js";
 
-const WATCHED = "change:items change:n_unretrieved change:k";
 const BOX = "font-family:var(--jp-code-font-family,monospace);font-size:13px;"
   + "white-space:pre-wrap;line-height:1.5;";
 const NOTE = "font-family:var(--jp-ui-font-family,sans-serif);color:#555;";
@@ -77,19 +78,11 @@ function showReadout(host, shown, html) {
 }
 
 function render({ model, el: host }) {
-  const manager = model.widget_manager;
-  const ids = model.get("rankings").map((ref) => ref.slice("IPY_MODEL_".length));
-  let lists = [];
   let shown = null;
-  const draw = () => {
+  const following = followLists(model, (lists) => {
     shown = showReadout(host, shown, readoutHtml(model.get("kind"), lists, model.get("texts")));
-  };
-  Promise.all(ids.map((id) => manager.get_model(id))).then((models) => {
-    lists = models;
-    for (const list of lists) list.on(WATCHED, draw);
-    draw();
   });
-  return () => { for (const list of lists) list.off(WATCHED, draw); };
+  return following.stop;
 }
 
 export default { render };

@@ -6,10 +6,8 @@
 // after a later one, would be the MAP of lists no longer on screen.
 
 import { el, floatRepr, formatFixed } from "./text.js";
-import { listAp, meanAveragePrecision } from "./board_math.js";
+import { followLists, listAp, meanAveragePrecision } from "./board_math.js";
 import { drawApBars, makePlot } from "./board_plots.js";
-
-const WATCHED = "change:items change:n_unretrieved change:k";
 
 function showMap(readout, value) {
   readout.setAttribute("data-value", floatRepr(value));
@@ -36,20 +34,15 @@ function render({ model, el: host }) {
   const view = buildView(model);
   host.append(view.root);
   const manager = model.widget_manager;
-  const ids = model.get("rankings").map((ref) => ref.slice("IPY_MODEL_".length));
-  let lists = [];
-  const draw = () => {
+  const following = followLists(model, (lists) => {
     const aps = lists.map(listAp);
     const mean = meanAveragePrecision(aps);
     showMap(view.readout, mean);
     drawApBars(view.chart, aps, mean, model.get("bar_labels"), model.get("texts"));
-  };
-  const views = Promise.all(ids.map((id) => manager.get_model(id))).then((models) => {
-    lists = models;
-    for (const list of lists) list.on(WATCHED, draw);
-    draw();
-    return Promise.all(lists.map((list) => manager.create_view(list)));
-  }).then((shown) => {
+  });
+  const views = following.loaded.then(
+    (lists) => Promise.all(lists.map((list) => manager.create_view(list))),
+  ).then((shown) => {
     for (const list of shown) {
       const cell = el("div", { class: "mt-query-cell" });
       cell.append(list.el);
@@ -58,7 +51,7 @@ function render({ model, el: host }) {
     return shown;
   });
   return () => {
-    for (const list of lists) list.off(WATCHED, draw);
+    following.stop();
     views.then((shown) => shown.forEach((list) => list.remove()));
   };
 }

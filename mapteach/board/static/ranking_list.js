@@ -17,7 +17,7 @@
 // list's language, from the message catalogue.
 
 import { el, fill, floatRepr, formatFixed } from "./text.js";
-import { listAp, listState } from "./board_math.js";
+import { AP_EVENTS, apName, listAp, listState } from "./board_math.js";
 import { buildBoardParts, drawBoardParts } from "./board_view.js";
 
 const CONTROL_EVENTS = [
@@ -115,9 +115,8 @@ function buildView(model) {
 // it (formatFixed: an exact half rounds to even), its full value in data-value (repr).
 function showAp(model, view) {
   const ap = listAp(model);
-  const k = model.get("k");
   view.readout.setAttribute("data-value", floatRepr(ap));
-  view.readout.textContent = `${k > 0 ? `AP@${k}` : "AP"} = ${formatFixed(ap, 4)}`;
+  view.readout.textContent = `${apName(model.get("k"))} = ${formatFixed(ap, 4)}`;
 }
 
 function makeActions(model, view, gesture) {
@@ -348,10 +347,10 @@ function render({ model, el: host }) {
   const repaint = boardPainter(model, view);
   const handlers = [
     ["change:items", () => { list(); controls(); }],
-    ["change:items change:n_unretrieved change:k", () => showAp(model, view)],
+    [AP_EVENTS, () => showAp(model, view)],
     [CONTROL_EVENTS, controls],
     ["change:k change:n_unretrieved", () => showRejection(view, "")],
-    ["change:items change:n_unretrieved change:k change:interpolated", repaint],
+    [`${AP_EVENTS} change:interpolated`, repaint],
     ["change:texts change:trace_texts", repaint],
   ];
   for (const [events, handler] of handlers) model.on(events, handler);

@@ -8,13 +8,13 @@
 //
 // The origin to reset to is the model's `origin` ({preset, query_name, items,
 // n_unretrieved, k, interpolated}, as the Python's _Origin) and the presets are
-// `preset_states` ({name: {items, n_unretrieved, query_name}}), both written into the
-// page's state by mapteach.board.board_fallback; a list shown inside another widget
+// `preset_states` ({name: origin}, each as loading it makes it: k = 0), both written into
+// the page's state by mapteach.board.board_fallback; a list shown inside another widget
 // (the MAP board, an arrangement exercise) has neither, and resets to the state it was
 // shown in (attach records it), which is its origin whenever it was shown unedited.
 
 import { fill } from "./text.js";
-import { listAp } from "./board_math.js";
+import { apName, listAp } from "./board_math.js";
 
 const ORIGINS = new WeakMap();
 
@@ -55,9 +55,8 @@ function isEdited(model) {
 }
 
 function recompute(model) {
-  const k = model.get("k");
   model.set("ap", listAp(model));
-  model.set("ap_label", k > 0 ? `AP@${k}` : "AP");
+  model.set("ap_label", apName(model.get("k")));
 }
 
 function showEdits(model) {
@@ -85,14 +84,7 @@ function load(model, name) {
     showEdits(model);
     return;
   }
-  ORIGINS.set(model, {
-    preset: name,
-    query_name: preset.query_name,
-    items: preset.items,
-    n_unretrieved: preset.n_unretrieved,
-    k: 0,
-    interpolated: model.get("interpolated"),
-  });
+  ORIGINS.set(model, { ...preset, interpolated: model.get("interpolated") });
   restore(model);
 }
 

@@ -4,14 +4,9 @@
 // session (sessionStorage), so a page opened again in the same session gives it to its
 // new kernel at once. Every text shown comes from the `texts` trait, in the page's language.
 
-const SESSION_KEY = "mapteach.learner";
+import { el } from "./text.js";
 
-function node(tag, attrs = {}, text = "") {
-  const made = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) made.setAttribute(key, value);
-  if (text) made.textContent = text;
-  return made;
-}
+const SESSION_KEY = "mapteach.learner";
 
 // The name this browser session saved ("" where none was, or storage is not allowed).
 function sessionName() {
@@ -39,22 +34,22 @@ function save(model, name, restored = false) {
   model.save_changes();
 }
 
-function render({ model, el }) {
+function render({ model, el: host }) {
   const texts = model.get("texts");
-  const input = node("input", {
+  const input = el("input", {
     type: "text", autocomplete: "name", "data-testid": "learner-name",
     placeholder: texts.placeholder ?? "",
   });
-  const label = node("label", {}, `${texts.label ?? ""} `);
+  const label = el("label", {}, `${texts.label ?? ""} `);
   label.append(input);
-  const button = node("button", { type: "button", "data-testid": "learner-save" }, texts.save);
-  const status = node("span", {
+  const button = el("button", { type: "button", "data-testid": "learner-save" }, texts.save);
+  const status = el("span", {
     "data-testid": "learner-status", role: "status", "aria-live": "polite",
   });
-  const bar = node("div", { class: "mapteach-learner", role: "region", lang: texts.lang ?? "" });
+  const bar = el("div", { class: "mapteach-learner", role: "region", lang: texts.lang ?? "" });
   bar.setAttribute("aria-label", texts.region ?? "");
   bar.append(label, button, status);
-  el.append(bar);
+  host.append(bar);
   const show = () => { status.textContent = model.get("status"); };
   model.on("change:status", show);
   show();

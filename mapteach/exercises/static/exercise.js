@@ -7,7 +7,7 @@
 // and Enter edits one) does not act on them too. Every text the view shows itself comes
 // from the `texts` trait, in the exercise's language.
 
-import { arrangementKey, itemLabels } from "./arrangement.js";
+import { arrangementKey, boardModel, itemLabels } from "./arrangement.js";
 import { el } from "./text.js";
 
 // Every widget loads this module on its own, so a counter of the module would start
@@ -151,8 +151,7 @@ function arrangeControl(model) {
     const key = board && arrangementKey(itemLabels(board.get("items")));
     readout.textContent = (key && model.get("readouts")[key]) ?? "";
   };
-  const shown = manager
-    .get_model(model.get("board").slice("IPY_MODEL_".length))
+  const shown = boardModel(model)
     .then((found) => {
       board = found;
       board.on("change:items", draw);

@@ -10,13 +10,12 @@
 // (ArrangeExercise's observer of its board, reset). The same exercise.js view runs on top,
 // unchanged: it shows the arrangement's readout from the exercise's `readouts` itself.
 
-import { itemLabels } from "./arrangement.js";
+import { boardModel, itemLabels } from "./arrangement.js";
 import { checkArrange, checkChoice, checkNumber, joinSentences, shownLabels } from "./checker.js";
 
-const REF = "IPY_MODEL_";
 // The answer whose verdict is shown, by exercise (absent: no verdict).
 const JUDGED = new WeakMap();
-// An arrangement's board model, once the page has made it.
+// An arrangement's board model, by exercise: the promise `attach` asked the page for, once.
 const BOARDS = new WeakMap();
 
 function clear(model) {
@@ -24,15 +23,13 @@ function clear(model) {
   model.set({ status: "empty", feedback: "", feedback_html: "" });
 }
 
-// Called once when the page makes the model, before any view renders: a move of an
-// arrangement's board clears its verdict.
+// Called once when the page makes the model, before any view renders: an arrangement's
+// board is looked up, for Check and Reset too, and a move of it clears the verdict.
 export function attach(model) {
   if (model.get("answer_table")?.kind !== "arrange") return;
-  const id = model.get("board").slice(REF.length);
-  model.widget_manager.get_model(id).then((board) => {
-    BOARDS.set(model, board);
-    board.on("change:items", () => clear(model));
-  });
+  const board = boardModel(model);
+  BOARDS.set(model, board);
+  board.then((found) => found.on("change:items", () => clear(model)));
 }
 
 // Exercise._settle: show the verdict, and record the check (as `shown`) unless it is not
@@ -60,13 +57,10 @@ function settle(model, context, verdict, shown) {
 function judge(model, context) {
   const table = model.get("answer_table");
   if (table.kind === "arrange") {
-    const judgeBoard = (board) => {
+    BOARDS.get(model).then((board) => {
       const labels = itemLabels(board.get("items"));
       settle(model, context, checkArrange(table, labels), shownLabels(labels));
-    };
-    const board = BOARDS.get(model);
-    if (board) judgeBoard(board);
-    else model.widget_manager.get_model(model.get("board").slice(REF.length)).then(judgeBoard);
+    });
     return;
   }
   const answer = model.get("answer");
@@ -77,16 +71,8 @@ function judge(model, context) {
 // ArrangeExercise.reset: the board's items in the starting order; the board's own
 // stand-in answers the change, as the kernel's board does.
 function reset(model) {
-  const start = () => model.get("answer_table").start.map((item) => ({ ...item }));
-  const board = BOARDS.get(model);
-  if (board) {
-    board.set("items", start());
-    return;
-  }
-  model.widget_manager.get_model(model.get("board").slice(REF.length)).then((found) => {
-    found.set("items", start());
-    found.save_changes();
-  });
+  const start = model.get("answer_table").start.map((item) => ({ ...item }));
+  BOARDS.get(model).then((board) => board.set("items", start));
 }
 
 // The kernel's reply to the view's change of the traits `names`.

@@ -327,9 +327,10 @@ export function readRuntimeTexts(doc) {
   return script ? JSON.parse(script.textContent) : { texts: {} };
 }
 
-// Make every widget of the page live; `record(check)` keeps a check (progress.js).
-export async function start(doc, modules, record) {
-  const { texts = {}, lang } = readRuntimeTexts(doc);
+// Make every widget of the page live; `record(check)` keeps a check (progress.js);
+// `runtimeTexts` are the page's (readRuntimeTexts), read once.
+export async function start(doc, modules, record, runtimeTexts = readRuntimeTexts(doc)) {
+  const { texts = {}, lang } = runtimeTexts;
   const runtime = new OfflineRuntime(modules, { texts, lang, record });
   const { states, shown } = collectStates([...doc.querySelectorAll(ELEMENT)]);
   for (const [key, state] of states) runtime.make(key, state.module, state.model);
@@ -362,7 +363,8 @@ export function startRecording(doc, modules, runtime) {
 function startPage() {
   if (!document.querySelector(ELEMENT)) return;
   const modules = window.mapteachModules ?? {};
-  start(document, modules, startRecording(document, modules, readRuntimeTexts(document)));
+  const runtimeTexts = readRuntimeTexts(document);
+  start(document, modules, startRecording(document, modules, runtimeTexts), runtimeTexts);
 }
 
 if (typeof document !== "undefined") {
