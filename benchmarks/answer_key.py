@@ -2,9 +2,10 @@
 
 The whole key is read from the committed notebooks' saved exercise states (nothing
 executed); a learner's or a group's key runs each notebook up to its last exercise,
-two at a time, through a cache: measured cold (an empty cache) and warm (the same
-learner again). Each figure is the median of ``--runs`` runs (3). Goals on 2 cores:
-whole key < 60 s, one learner's or one group's < 20 s.
+in two worker processes (each imports mapteach once), through a cache: measured cold
+(an empty cache) and warm (the same learner again). Each figure is the median of
+``--runs`` runs (3). Goals on 2 cores: whole key < 60 s, one learner's or one group's
+< 20 s.
 
 Run: .venv/bin/python benchmarks/answer_key.py [--runs 3]
 """

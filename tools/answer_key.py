@@ -22,7 +22,8 @@ notebooks' saved exercise states (each exercise's fallback holds its prompt,
 solution and answer table; a number exercise is rebuilt from its table and judged by
 its own ``check``), in under a second; only what the exercise was built from is
 reduced to its measure. A learner's or a group's key runs each notebook up to its
-last exercise in a fresh process, two at a time, and caches what it read under
+last exercise, in two worker processes that import mapteach once each and take the
+longest notebooks first, and caches what it read under
 ``build/answer-key-cache`` by the notebook's content, the mapteach sources and the
 learner or group; ``--execute`` runs the notebooks for the whole key too.
 """
@@ -34,11 +35,13 @@ import hashlib
 import html
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,27 +49,44 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUT = ROOT / "build" / "answer-key.html"
 
-#: Runs in the child process: execute the notebook up to its last exercise, print them as JSON.
+#: Runs in each worker process: for each job line on stdin (a notebook and the index of
+#: its last cell to run), execute the notebook's code cells up to it in a fresh namespace,
+#: in the notebook's folder, and answer one JSON line: its exercises, or the error. What the
+#: cells print goes to stderr, so that stdout holds the answers only.
 _HARVEST = r"""
-import json, sys
+import contextlib, json, os, sys, traceback
+import matplotlib.pyplot as plt
 import mapteach
 from mapteach.exercises import collect_exercises
 
-path, learner, group, tools = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-last = int(sys.argv[5])
+learner, group, tools = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, tools)
 import answer_key
 
-notebook = json.load(open(path, encoding="utf-8"))
 if learner or group:
     mapteach.learner(learner or group, group=group or None)
-namespace = {"__name__": "__main__"}
-with collect_exercises() as made:
-    for cell in notebook["cells"][: last + 1]:
-        if cell["cell_type"] == "code":
-            exec(compile("".join(cell["source"]), path, "exec"), namespace)
-print(json.dumps([answer_key.read_exercise(exercise) for exercise in made], ensure_ascii=False))
+answers = sys.stdout
+for line in sys.stdin:
+    path, last = json.loads(line)
+    try:
+        os.chdir(os.path.dirname(path))
+        notebook = json.load(open(path, encoding="utf-8"))
+        namespace = {"__name__": "__main__"}
+        with contextlib.redirect_stdout(sys.stderr), collect_exercises() as made:
+            for cell in notebook["cells"][: last + 1]:
+                if cell["cell_type"] == "code":
+                    exec(compile("".join(cell["source"]), path, "exec"), namespace)
+        reply = {"exercises": [answer_key.read_exercise(exercise) for exercise in made]}
+    except Exception:
+        reply = {"error": traceback.format_exc()[-3000:]}
+    finally:
+        plt.close("all")
+    answers.write(json.dumps(reply, ensure_ascii=False) + "\n")
+    answers.flush()
 """
+
+#: How many worker processes run notebooks at once (the machines this targets have 2 cores).
+WORKERS = 2
 
 #: Where an exercise is made: its key in a notebook's code.
 _KEYED = re.compile(r'key="\d\d\.\d+"')
@@ -268,21 +288,28 @@ def saved_exercises(path: Path) -> list[dict[str, Any]]:
 
 
 def variant_exercises(
-    path: Path, learner: str | None, group: str | None, sources: str | None = None
-) -> list[dict[str, Any]]:
-    """A learner's or a group's exercises of ``path``: those that vary by learner executed.
+    paths: list[Path], learner: str | None, group: str | None, sources: str | None = None
+) -> list[list[dict[str, Any]]]:
+    """A learner's or a group's exercises of each notebook: those that vary by learner executed.
 
-    Only an exercise built with ``vary=True`` varies (``variant_data``): the notebook
-    runs (through :func:`harvest`'s cache) up to its last such cell, and every
-    exercise it made there replaces the saved one; the others are read as saved. A
-    notebook with no varying exercise is not run.
+    Only an exercise built with ``vary=True`` varies (``variant_data``): each notebook
+    that has one runs (through :func:`harvest_many`'s cache and workers) up to its last
+    such cell, and every exercise it made there replaces the saved one; the others are
+    read as saved. A notebook with no varying exercise is not run.
     """
-    saved = saved_exercises(path)
-    if _last_cell(json.loads(path.read_text(encoding="utf-8")), _VARYING) < 0:
-        return saved
-    ran = harvest(path, learner, sources, group=group, varying_only=True)
-    by_key = {item["key"]: item for item in ran}
-    return [by_key.get(item["key"], item) for item in saved]
+    saved = [saved_exercises(path) for path in paths]
+    varying = [
+        index
+        for index, path in enumerate(paths)
+        if _last_cell(json.loads(path.read_text(encoding="utf-8")), _VARYING) >= 0
+    ]
+    ran = harvest_many(
+        [paths[index] for index in varying], learner, sources, group=group, varying_only=True
+    )
+    for index, made in zip(varying, ran, strict=True):
+        by_key = {item["key"]: item for item in made}
+        saved[index] = [by_key.get(item["key"], item) for item in saved[index]]
+    return saved
 
 
 # --- the key by executing (a learner's variants) -----------------------------------------
@@ -317,6 +344,109 @@ def _cache_file(path: Path, who: tuple[str, ...], sources: str) -> Path:
     return CACHE / f"{path.stem}-{digest.hexdigest()[:16]}.json"
 
 
+def _instant(stamp: str) -> datetime:
+    """A stored execution time (``2026-12-01T17:25:03.042291Z``; Python 3.10 reads no Z)."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def _run_seconds(notebook: dict[str, Any], last: int) -> float:
+    """How long the code cells up to ``last`` took when the notebook was last executed.
+
+    Read from the cells' stored execution times (0 where a cell has none): only an
+    estimate, to start the longest notebooks first.
+    """
+    seconds = 0.0
+    for cell in notebook["cells"][: last + 1]:
+        times = cell.get("metadata", {}).get("execution", {})
+        begin, end = times.get("iopub.execute_input"), times.get("shell.execute_reply")
+        if cell["cell_type"] == "code" and begin and end:
+            took = _instant(end) - _instant(begin)
+            seconds += took.total_seconds()
+    return seconds
+
+
+def _work(jobs: queue.SimpleQueue[tuple[int, Path, int] | None], who: tuple[str, str]) -> dict:
+    """One worker process: run the jobs it takes from ``jobs`` until None; their answers."""
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0"}
+    env.pop("MAPTEACH_LEARNER", None)
+    env.pop("MAPTEACH_GROUP", None)
+    command = [sys.executable, "-c", _HARVEST, *who, str(Path(__file__).parent)]
+    answers: dict[int, dict[str, Any]] = {}
+    with subprocess.Popen(
+        command,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        encoding="utf-8",
+    ) as worker:
+        assert worker.stdin is not None and worker.stdout is not None
+        while (job := jobs.get()) is not None:
+            index, path, last = job
+            worker.stdin.write(json.dumps([str(path.resolve()), last]) + "\n")
+            worker.stdin.flush()
+            line = worker.stdout.readline()
+            answers[index] = json.loads(line) if line else {"error": "the worker stopped"}
+        worker.stdin.close()
+    return answers
+
+
+def _run_notebooks(jobs: list[tuple[int, Path, int]], who: tuple[str, str]) -> dict:
+    """Every job's answer, from :data:`WORKERS` worker processes that take the next job."""
+    waiting: queue.SimpleQueue[tuple[int, Path, int] | None] = queue.SimpleQueue()
+    for job in jobs:
+        waiting.put(job)
+    workers = min(WORKERS, len(jobs))
+    for _ in range(workers):
+        waiting.put(None)
+    if not workers:
+        return {}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(lambda _: _work(waiting, who), range(workers)))
+    return {index: answer for part in parts for index, answer in part.items()}
+
+
+def harvest_many(
+    paths: list[Path],
+    learner: str | None = None,
+    sources: str | None = None,
+    *,
+    group: str | None = None,
+    varying_only: bool = False,
+) -> list[list[dict[str, Any]]]:
+    """The exercises each notebook makes, from the cache or from worker processes.
+
+    Each notebook runs up to its last cell that makes an exercise (with ``varying_only``,
+    one that varies by learner), in a fresh namespace, in one of :data:`WORKERS`
+    processes that import mapteach once and run one notebook after another, the
+    longest first (:func:`_run_seconds`). Each result is cached under ``CACHE`` by the
+    notebook's content, ``sources`` (:func:`_sources_digest`, computed when not given),
+    the learner, the group and ``varying_only``.
+    """
+    who = (learner or "", group or "")
+    digest = sources or _sources_digest()
+    caches = [_cache_file(path, (*who, str(varying_only)), digest) for path in paths]
+    results: dict[int, list[dict[str, Any]]] = {}
+    jobs: list[tuple[float, int, Path, int]] = []
+    for index, (path, cache) in enumerate(zip(paths, caches, strict=True)):
+        if cache.exists():
+            results[index] = json.loads(cache.read_text(encoding="utf-8"))
+            continue
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        last = _last_cell(notebook, _VARYING if varying_only else _KEYED)
+        jobs.append((_run_seconds(notebook, last), index, path, last))
+    jobs.sort(key=lambda job: -job[0])
+    answers = _run_notebooks([job[1:] for job in jobs], who)
+    for _, index, path, _ in jobs:
+        if "error" in answers[index]:
+            raise RuntimeError(f"{path.name} failed:\n{answers[index]['error']}")
+        results[index] = answers[index]["exercises"]
+        caches[index].parent.mkdir(parents=True, exist_ok=True)
+        caches[index].write_text(json.dumps(results[index], ensure_ascii=False), encoding="utf-8")
+    return [results[index] for index in range(len(paths))]
+
+
 def harvest(
     path: Path,
     learner: str | None = None,
@@ -325,34 +455,8 @@ def harvest(
     group: str | None = None,
     varying_only: bool = False,
 ) -> list[dict[str, Any]]:
-    """The exercises a notebook makes, from a fresh process or the cache (see the module notes).
-
-    The notebook runs up to its last cell that makes an exercise (with ``varying_only``,
-    one that varies by learner). The result is cached under ``CACHE`` by the notebook's
-    content, ``sources`` (:func:`_sources_digest`, computed when not given), the
-    learner, the group and ``varying_only``.
-    """
-    who = (learner or "", group or "")
-    cached = _cache_file(path, (*who, str(varying_only)), sources or _sources_digest())
-    if cached.exists():
-        exercises: list[dict[str, Any]] = json.loads(cached.read_text(encoding="utf-8"))
-        return exercises
-    notebook = json.loads(path.read_text(encoding="utf-8"))
-    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0"}
-    env.pop("MAPTEACH_LEARNER", None)
-    env.pop("MAPTEACH_GROUP", None)
-    command = [sys.executable, "-c", _HARVEST, str(path.resolve()), *who]
-    last = _last_cell(notebook, _VARYING if varying_only else _KEYED)
-    command += [str(Path(__file__).parent), str(last)]
-    done = subprocess.run(
-        command, cwd=path.parent, env=env, capture_output=True, text=True, check=False
-    )
-    if done.returncode:
-        raise RuntimeError(f"{path.name} failed:\n{done.stderr[-3000:]}")
-    exercises = json.loads(done.stdout.strip().splitlines()[-1])
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(exercises, ensure_ascii=False), encoding="utf-8")
-    return exercises
+    """The exercises one notebook makes (:func:`harvest_many` of that notebook alone)."""
+    return harvest_many([path], learner, sources, group=group, varying_only=varying_only)[0]
 
 
 def _title(path: Path) -> str:
@@ -478,19 +582,15 @@ def build(
 
     The whole key is read from the committed notebooks' saved states
     (:func:`saved_exercises`); a learner's or a group's key (or ``execute``) runs each
-    notebook up to its last exercise, two at a time, through the cache (:func:`harvest`).
+    notebook up to its last exercise, through the cache and the workers (:func:`harvest_many`).
     """
     folder = NOTEBOOKS / "zh" if lang == "zh" else NOTEBOOKS
     paths = notebooks or sorted(folder.glob("*.ipynb"))
     sources = _sources_digest()
     if learner or group:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            results = list(
-                pool.map(lambda path: variant_exercises(path, learner, group, sources), paths)
-            )
+        results = variant_exercises(paths, learner, group, sources)
     elif execute:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            results = list(pool.map(lambda path: harvest(path, None, sources), paths))
+        results = harvest_many(paths, None, sources)
     else:
         results = [saved_exercises(path) for path in paths]
     sections = list(zip(paths, results, strict=True))

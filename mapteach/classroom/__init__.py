@@ -36,6 +36,7 @@ EXPORTS = {
     "record_check": "progress_log",
     "set_progress_file": "progress_folder",
     "waiting_checks": "progress_folder",
+    "waiting_for_names": "room_progress",
     "waits_for_name": "progress_folder",
 }
 __getattr__, __dir__, __all__ = public_path(__name__, EXPORTS)

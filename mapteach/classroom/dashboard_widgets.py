@@ -24,6 +24,7 @@ False
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Iterable
@@ -33,6 +34,7 @@ from pathlib import Path
 
 import ipywidgets
 
+from mapteach.classroom.progress_folder import WAITING_FOLDER
 from mapteach.classroom.room_progress import (
     STATUSES,
     STUCK_AFTER,
@@ -42,8 +44,10 @@ from mapteach.classroom.room_progress import (
     exercise_summary,
     learner_summary,
     read_room,
+    waiting_for_names,
+    waiting_note,
 )
-from mapteach.i18n import N_, check_language, get_language, tr
+from mapteach.i18n import N_, check_language, get_language, language, tr
 
 __all__ = ["RoomDashboard"]
 
@@ -124,13 +128,15 @@ class RoomDashboard(ipywidgets.VBox):
         self.refresh()
 
     def _files(self) -> tuple[tuple[Path, int, int], ...]:
-        """Each learner's file in the folder, with its modification time and size."""
+        """Each learner's file and each waiting file, with its modification time and size."""
         if not self.folder.is_dir():
             return ()
         found = []
-        for path in sorted(self.folder.glob("*.jsonl")):
-            stat = path.stat()
-            found.append((path, stat.st_mtime_ns, stat.st_size))
+        waiting = sorted((self.folder / WAITING_FOLDER).glob("*.jsonl"))
+        for path in [*sorted(self.folder.glob("*.jsonl")), *waiting]:
+            with contextlib.suppress(FileNotFoundError):  # a waiting file goes when named
+                stat = path.stat()
+                found.append((path, stat.st_mtime_ns, stat.st_size))
         return tuple(found)
 
     def refresh(self) -> bool:
@@ -146,7 +152,7 @@ class RoomDashboard(ipywidgets.VBox):
         if files == self._seen:
             return False
         self._seen = files
-        paths = [path for path, _, _ in files]
+        paths = [path for path, _, _ in files if path.parent == self.folder]
         room = read_room(*paths, exercises=self.expected, learners=self.roster, skip_corrupt=True)
         self._show(room)
         return True
@@ -167,6 +173,7 @@ class RoomDashboard(ipywidgets.VBox):
                 )
             )
             + "</p>"
+            + self._waiting_line()
         )
         if room.table.empty:
             self.exercises.value = escape(tr("No answer checked yet.", lang=lang))
@@ -175,6 +182,15 @@ class RoomDashboard(ipywidgets.VBox):
         self.exercises.value = self._per_exercise(room)
         self.mistakes.value = self._mistakes(room)
         self.learners.value = self._per_learner(room)
+
+    def _waiting_line(self) -> str:
+        """The checks that wait for a name in the folder, said (nothing when there are none)."""
+        waiting = waiting_for_names(self.folder)
+        if not waiting.checks:
+            return ""
+        with language(self.lang):
+            note = waiting_note(waiting, self.folder)
+        return f"<p data-testid='room-waiting'>{escape(note)}</p>"
 
     def _heading(self, status: str) -> str:
         return tr(STATUS_HEADINGS[status], lang=self.lang, n=STUCK_AFTER)

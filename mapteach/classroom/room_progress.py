@@ -11,7 +11,10 @@ learner never checked). :func:`exercise_summary`, :func:`common_mistakes` and
 translates them.
 
 Checks made before a learner was named (the anonymous learner ``""``, which a folder
-never holds) are reported under :data:`ANONYMOUS`, with a warning saying so.
+never holds) are reported under :data:`ANONYMOUS`, with a warning saying so. In a
+folder, such checks wait in ``.waiting/`` for the name; a tab closed before its learner
+named themselves leaves them there, kept: :func:`waiting_for_names` counts them, and
+:func:`read_room` warns about them, so that the teacher sees what nobody claimed.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from mapteach.classroom.progress_folder import WAITING_FOLDER
 from mapteach.classroom.progress_log import (
     RETIRED_VERDICTS,
     _in_time_order,
     _tally,
     read_progress,
 )
-from mapteach.i18n import tr
+from mapteach.i18n import ngettext, tr
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,10 +43,13 @@ __all__ = [
     "STATUSES",
     "STUCK_AFTER",
     "Room",
+    "Waiting",
     "common_mistakes",
     "exercise_summary",
     "learner_summary",
     "read_room",
+    "waiting_for_names",
+    "waiting_note",
 ]
 
 #: The statuses of a learner on an exercise, as machine keys.
@@ -88,6 +95,70 @@ class Room(NamedTuple):
     """Every check that counts as an attempt, oldest first (:func:`read_progress`'s columns)."""
     table: pd.DataFrame
     """One row per learner and exercise: the columns :data:`ROOM_COLUMNS`."""
+
+
+class Waiting(NamedTuple):
+    """The checks of a progress folder that wait for a name, and the sessions they come from."""
+
+    checks: int
+    sessions: int
+
+
+def waiting_for_names(folder: str | os.PathLike[str]) -> Waiting:
+    """Count the checks in ``folder``'s ``.waiting/``: made before a learner was named.
+
+    Each session (a browser tab's kernel) that checked an answer before its learner
+    gave a name has a waiting file there; the file goes once the name is given. What
+    is left is from a tab still waiting for its name, or closed before it had one: kept
+    on disk, counted here, never recorded under a name it might not be.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mapteach.classroom import waiting_for_names
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / ".waiting").mkdir()
+    >>> _ = (folder / ".waiting" / "a1.jsonl").write_text('{"exercise": "1"}\\n' * 2)
+    >>> waiting_for_names(folder)
+    Waiting(checks=2, sessions=1)
+    """
+    files = sorted((Path(folder).expanduser() / WAITING_FOLDER).glob("*.jsonl"))
+    counts = [sum(1 for line in _lines(path) if line.strip()) for path in files]
+    return Waiting(sum(counts), sum(1 for count in counts if count))
+
+
+def _lines(path: Path) -> list[str]:
+    """A waiting file's lines; none when it went meanwhile (its learner was just named)."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def waiting_note(waiting: Waiting, folder: str | os.PathLike[str]) -> str:
+    """What a teacher is told about the checks that wait for a name in ``folder``.
+
+    >>> from mapteach.classroom.room_progress import Waiting, waiting_note
+    >>> print(waiting_note(Waiting(checks=1, sessions=1), "room"))
+    1 check in room/.waiting waits for a name (from a tab not named yet, or closed \
+before it was): kept there, counted nowhere else.
+    """
+    return ngettext(
+        "{n} check in {folder} waits for a name (from a tab not named yet, or closed before "
+        "it was): kept there, counted nowhere else.",
+        "{n} checks in {folder} wait for a name (from tabs not named yet, or closed before "
+        "they were): kept there, counted nowhere else.",
+        waiting.checks,
+        folder=(Path(folder) / WAITING_FOLDER).as_posix(),
+    )
+
+
+def _warn_waiting(sources: Iterable[str | os.PathLike[str] | IO[Any]]) -> None:
+    for source in sources:
+        if isinstance(source, str | os.PathLike) and Path(source).expanduser().is_dir():
+            waiting = waiting_for_names(source)
+            if waiting.checks:
+                warnings.warn(waiting_note(waiting, source), UserWarning, stacklevel=3)
 
 
 def _files(sources: Iterable[str | os.PathLike[str] | IO[Any]]) -> list[Path | IO[Any]]:
@@ -169,7 +240,8 @@ def read_room(
     Warns
     -----
     UserWarning
-        When checks made before a learner was named are reported as :data:`ANONYMOUS`.
+        When checks made before a learner was named are reported as :data:`ANONYMOUS`,
+        and when a folder's checks still wait for a name (:func:`waiting_for_names`).
 
     Examples
     --------
@@ -188,6 +260,7 @@ def read_room(
     """
     import pandas as pd
 
+    _warn_waiting(sources)
     checks = _ordered_checks(_files(sources), skip_corrupt)
     prompts: dict[tuple[str, str], str] = {}
     for item in exercises:

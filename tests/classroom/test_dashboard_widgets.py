@@ -107,3 +107,17 @@ def test_a_folder_that_cannot_be_read_is_said_and_followed_again(folder, monkeyp
         assert board.following()  # the thread lives on
     finally:
         board.stop()
+
+
+def test_checks_waiting_for_a_name_are_shown_and_followed(folder):
+    from mapteach.classroom.progress_folder import WAITING_FOLDER
+
+    board = RoomDashboard(folder, exercises=EXPECTED, lang="en")
+    assert "room-waiting" not in board.status.value
+    waiting = folder / WAITING_FOLDER / "closed-tab.jsonl"
+    waiting.parent.mkdir()
+    waiting.write_text('{"exercise": "1"}\n{"exercise": "2"}\n', encoding="utf-8")
+    assert board.refresh()  # a waiting file is followed like a learner's
+    assert "2 checks in" in board.status.value and "wait for a name" in board.status.value
+    waiting.unlink()  # its learner gave a name
+    assert board.refresh() and "room-waiting" not in board.status.value

@@ -180,3 +180,30 @@ def test_exercises_come_in_number_order_not_text_order(tmp_path):
     room = read_room(path)
     assert exercise_summary(room)["exercise"].tolist() == ["1", "2", "10"]
     assert common_mistakes(room)["exercise"].tolist() == ["1", "2", "10"]
+
+
+def _closed_tab(folder, checks):
+    """A kernel that checks answers before its learner is named, then ends (a closed tab)."""
+    code = (
+        "from mapteach.classroom import record_check\n"
+        f"for answer in {[str(n) for n in range(checks)]!r}:\n"
+        "    record_check('03', '1', answer, 'incorrect')\n"
+    )
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MAPTEACH_")}
+    env["MAPTEACH_PROGRESS_DIR"] = str(folder)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=120)
+
+
+def test_checks_left_waiting_by_a_closed_tab_are_counted_and_said(room):
+    from mapteach.classroom import waiting_for_names
+
+    assert waiting_for_names(room) == (0, 0)
+    _closed_tab(room, 2)
+    _closed_tab(room, 1)
+    assert waiting_for_names(room) == (3, 2)
+    with pytest.warns(UserWarning, match=r"3 checks in .*room/\.waiting wait for a name"):
+        table = read_room(room).table
+    assert set(table["learner"]) == {"ada", "bo"}  # recorded under no one's name
+    done = _cli("--folder", str(room), "--format", "csv", home=room.parent)
+    assert done.returncode == 0, done.stderr
+    assert "warning: 3 checks in" in done.stderr and "wait for a name" in done.stderr

@@ -197,7 +197,7 @@ def test_a_learners_key_is_cached_by_notebook_sources_and_learner(tmp_path, monk
         raise AssertionError("ran a notebook the cache holds")
 
     with monkeypatch.context() as patched:
-        patched.setattr(answer_key.subprocess, "run", no_process)
+        patched.setattr(answer_key.subprocess, "Popen", no_process)
         assert answer_key.harvest(notebook, "alice", sources) == first
         for learner, changed in (("bob", sources), ("alice", sources[::-1])):
             with pytest.raises(AssertionError, match="the cache holds"):
@@ -205,3 +205,29 @@ def test_a_learners_key_is_cached_by_notebook_sources_and_learner(tmp_path, monk
         notebook.write_text(json.dumps({"cells": cells[:2]}), encoding="utf-8")
         with pytest.raises(AssertionError, match="the cache holds"):
             answer_key.harvest(notebook, "alice", sources)
+
+
+def test_workers_run_notebooks_in_turn_keep_print_out_of_the_answers_and_name_a_failure(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(answer_key, "CACHE", tmp_path / "cache")
+    made = (
+        "from mapteach.exercises import ChoiceExercise\n"
+        'print("{key} says hello")\n'
+        'x = ChoiceExercise("Which?", {{"a": "Yes.", "b": "No."}}, '
+        'correct="a", solution_html="<p>a</p>", key="{key}")\n'
+    )
+    paths = []
+    for key in ("18.1", "19.1", "20.1"):
+        path = tmp_path / f"{key[:2]}_demo.ipynb"
+        cell = {"cell_type": "code", "source": [made.format(key=key)], "metadata": {}}
+        path.write_text(json.dumps({"cells": [cell]}), encoding="utf-8")
+        paths.append(path)
+    sources = answer_key._sources_digest()
+    got = answer_key.harvest_many(paths, "alice", sources)
+    assert [[item["key"] for item in items] for items in got] == [["18.1"], ["19.1"], ["20.1"]]
+    broken = tmp_path / "21_broken.ipynb"
+    cell = {"cell_type": "code", "source": ['1 / 0  # key="21.1"\n'], "metadata": {}}
+    broken.write_text(json.dumps({"cells": [cell]}), encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"21_broken\.ipynb failed:(.|\n)*ZeroDivisionError"):
+        answer_key.harvest_many([broken], "alice", sources)
