@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import tr
 from mapteach.metrics.batch import RankedEntries, batch_scores, ranks_within
 from mapteach.metrics.names import DEFAULT_MEASURES, Measure, parse_measures
 from mapteach.metrics.options import (
@@ -177,22 +178,34 @@ def _scored_queries(run_queries: pd.Index, judged_queries: pd.Index, missing: Mi
     common = run_queries.intersection(judged_queries)
     if common.empty:
         raise ValueError(
-            f"the run and the qrels have no query in common (run: {list(run_queries[:3])}..., "
-            f"qrels: {list(judged_queries[:3])}...); check that both use the same query ids."
+            tr(
+                "the run and the qrels have no query in common (run: {run}..., qrels: "
+                "{qrels}...); check that both use the same query ids.",
+                run=list(run_queries[:3]),
+                qrels=list(judged_queries[:3]),
+            )
         )
     unjudged = run_queries.difference(judged_queries)
     if len(unjudged):
         warnings.warn(
-            f"{len(unjudged)} queries of the run have no judgments and are ignored, as "
-            f"trec_eval does (first: {unjudged[0]!r}).",
+            tr(
+                "{n} queries of the run have no judgments and are ignored, as trec_eval does "
+                "(first: {first!r}).",
+                n=len(unjudged),
+                first=unjudged[0],
+            ),
             UserWarning,
             stacklevel=3,
         )
     absent = judged_queries.difference(run_queries)
     if len(absent) and missing == "ignore":
         warnings.warn(
-            f"{len(absent)} judged queries are missing from the run and are ignored, as "
-            f"trec_eval does without -c (first: {absent[0]!r}); missing='zero' scores them 0.",
+            tr(
+                "{n} judged queries are missing from the run and are ignored, as trec_eval "
+                "does without -c (first: {first!r}); missing='zero' scores them 0.",
+                n=len(absent),
+                first=absent[0],
+            ),
             UserWarning,
             stacklevel=3,
         )
@@ -280,9 +293,12 @@ def apply_no_relevant(
         return table
     if no_relevant == "error":
         raise ValueError(
-            f"{int(empty.sum())} queries have no relevant document (R = 0), first "
-            f"{table.index[empty][0]!r}, and no_relevant='error'; choose 'zero', 'skip' or "
-            "'one' and write the choice down."
+            tr(
+                "{n} queries have no relevant document (R = 0), first {first!r}, and "
+                "no_relevant='error'; choose 'zero', 'skip' or 'one' and write the choice down.",
+                n=int(empty.sum()),
+                first=table.index[empty][0],
+            )
         )
     if no_relevant == "skip":
         return table[~empty]

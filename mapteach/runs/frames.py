@@ -12,9 +12,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import ngettext, tr
 from mapteach.runs.numbers import invalid_numbers, parse_number
 from mapteach.runs.trec import (
+    SHOWN_NAMES,
     TREC_KINDS,
+    UNITS,
     RowNames,
     check_unique_documents,
     read_qrels,
@@ -46,13 +49,25 @@ def _id_error(source: str, where: str, column: str, value: Any) -> Exception:
     value = value.item() if isinstance(value, np.generic) else value  # np.float64(1.0) -> 1.0
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return ValueError(
-            f"{source}, {where}: {column} is missing (NaN or None); every row needs a query_id "
-            "and a doc_id."
+            tr(
+                "{source}, {where}: {column} is missing (NaN or None); every row needs a "
+                "query_id and a doc_id.",
+                source=source,
+                where=where,
+                column=column,
+            )
         )
     return TypeError(
-        f"{source}, {where}: {column} {value!r} is a {type(value).__name__}; identifiers "
-        "are strings, as in TREC files (an integer is taken as its digits, but a float "
-        "such as 1.0 cannot be told from '1')."
+        tr(
+            "{source}, {where}: {column} {value!r} is a {type}; identifiers are strings, as in "
+            "TREC files (an integer is taken as its digits, but a float such as 1.0 cannot be "
+            "told from '1').",
+            source=source,
+            where=where,
+            column=column,
+            value=value,
+            type=type(value).__name__,
+        )
     )
 
 
@@ -66,14 +81,20 @@ def _id_column(column: pd.Series, name: str, source: str) -> Any:
         bad = (codes < 0) | bad[codes]
     if bad.any():
         row = int(np.argmax(bad))
-        raise _id_error(source, f"row {column.index[row]}", name, column.iloc[row])
+        where = ngettext(*UNITS["row"], 1, numbers=column.index[row])
+        raise _id_error(source, where, name, column.iloc[row])
     if texts is values:
         return column.array
     if not categorical:
         return texts
     if len(set(texts)) < len(texts):
         raise ValueError(
-            f"{source}: the {name} categories {list(values)!r} are not distinct as strings."
+            tr(
+                "{source}: the {name} categories {values!r} are not distinct as strings.",
+                source=source,
+                name=name,
+                values=list(values),
+            )
         )
     return column.cat.rename_categories(list(texts)).array
 
@@ -82,10 +103,15 @@ def _from_frame(data: pd.DataFrame, value: str, what: str) -> tuple[pd.DataFrame
     missing = {"query_id", "doc_id", value} - set(data.columns)
     if missing:
         raise ValueError(
-            f"the {what} DataFrame needs columns query_id, doc_id and {value}; missing "
-            f"{', '.join(sorted(missing))}."
+            tr(
+                "the {what} DataFrame needs columns query_id, doc_id and {value}; missing "
+                "{missing}.",
+                what=tr(SHOWN_NAMES[what]),
+                value=value,
+                missing=", ".join(sorted(missing)),
+            )
         )
-    source = f"the {what}"
+    source = tr("the {what}", what=tr(SHOWN_NAMES[what]))
     frame = pd.DataFrame(
         {column: _id_column(data[column], column, source) for column in ("query_id", "doc_id")}
     )
@@ -98,14 +124,21 @@ def _from_frame(data: pd.DataFrame, value: str, what: str) -> tuple[pd.DataFrame
 
 
 def _from_dict(data: Mapping, value: str, what: str) -> tuple[pd.DataFrame, RowNames]:
+    shown = tr(SHOWN_NAMES[what])
     queries: list[Any] = []
     docs: list[Any] = []
     items: list[Any] = []
     for query, ranked in data.items():
         if not isinstance(ranked, Mapping):
             raise TypeError(
-                f"{what} dict: query {query!r} must map to a dict of document id -> "
-                f"{value}, as in pytrec_eval; got {type(ranked).__name__}."
+                tr(
+                    "{what} dict: query {query!r} must map to a dict of document id -> {value}, "
+                    "as in pytrec_eval; got {type}.",
+                    what=what,
+                    query=query,
+                    value=value,
+                    type=type(ranked).__name__,
+                )
             )
         queries += [query] * len(ranked)
         docs += ranked.keys()
@@ -115,10 +148,14 @@ def _from_dict(data: Mapping, value: str, what: str) -> tuple[pd.DataFrame, RowN
         texts, bad = _ids(pd.Series(keys, dtype=object).to_numpy())
         if bad.any():
             row = int(np.argmax(bad))
-            where = f"query {queries[row]!r}" + (f", document {docs[row]!r}" * (column == "doc_id"))
-            raise _id_error(f"the {what} dict", where, column, keys[row])
+            where = (
+                tr("query {query!r}, document {doc!r}", query=queries[row], doc=docs[row])
+                if column == "doc_id"
+                else tr("query {query!r}", query=queries[row])
+            )
+            raise _id_error(tr("the {what} dict", what=shown), where, column, keys[row])
         frame.insert(len(frame.columns) - 1, column, texts)
-    return frame, RowNames(f"the {what}", what, "row", lambda at: at.tolist())
+    return frame, RowNames(tr("the {what}", what=shown), what, "row", lambda at: at.tolist())
 
 
 def _numbers(raw: np.ndarray, integer: bool) -> tuple[np.ndarray, list[int]]:
@@ -140,7 +177,7 @@ def _finish(frame: pd.DataFrame, where: RowNames, what: str) -> pd.DataFrame:
     """Check and convert a frame's value column, and reject duplicate documents."""
     value, integer = TREC_KINDS[what][1], what == "qrels"
     if frame.empty:
-        raise ValueError(f"the {what} holds no rows.")
+        raise ValueError(tr("the {what} holds no rows.", what=tr(SHOWN_NAMES[what])))
     raw = frame[value].to_numpy()
     checked, bad = _numbers(raw, integer)
     if bad:
@@ -168,8 +205,12 @@ def _as(data: Any, what: str) -> pd.DataFrame:
         frame, where = _from_dict(data, value, what)
     else:
         raise TypeError(
-            f"{what} must be a path, an open file, a DataFrame or a pytrec_eval-style dict; "
-            f"got {type(data).__name__}."
+            tr(
+                "{what} must be a path, an open file, a DataFrame or a pytrec_eval-style dict; "
+                "got {type}.",
+                what=what,
+                type=type(data).__name__,
+            )
         )
     return _finish(frame, where, what)
 

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mapteach.i18n import N_, tr
+from mapteach.i18n import N_, ngettext, plural_message, tr
 from mapteach.runs.lines import LineFields, factorize_fields, gather_fields, ids_as_categorical
 from mapteach.runs.numbers import parse_number, parse_scores
 from mapteach.sources import Source, read_bytes, source_name
@@ -58,6 +58,25 @@ _RUN = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 
 #: Per kind: the fields of a line, the value column, and the value's field number.
 TREC_KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
+#: What messages call each kind, each value column and each unit of rows (English messages).
+SHOWN_NAMES = {
+    "qrels": N_("qrels"),
+    "run": N_("run"),
+    "relevance": N_("relevance"),
+    "score": N_("score"),
+}
+FILE_NOUNS = {"qrels": N_("the qrels file"), "run": N_("the run file")}
+#: Python's reasons for a UTF-8 decoding error (``UnicodeDecodeError.reason``), translated
+#: when a message shows them.
+UTF8_REASONS = (
+    N_("invalid start byte"),
+    N_("invalid continuation byte"),
+    N_("unexpected end of data"),
+)
+UNITS = {
+    "line": plural_message("line {numbers}", "lines {numbers}"),
+    "row": plural_message("row {numbers}", "rows {numbers}"),
+}
 
 
 class RowNames:
@@ -79,14 +98,23 @@ class RowNames:
 
     def rows(self, rows: np.ndarray) -> str:
         """``line 3`` or ``lines 3, 9`` (``row``/``rows``: index labels, or dict positions)."""
-        plural = "s" if len(rows) > 1 else ""
-        return f"{self.unit}{plural} {', '.join(map(str, self.names(rows)))}"
+        numbers = tr(", ").join(map(str, self.names(rows)))
+        return ngettext(*UNITS[self.unit], len(rows), numbers=numbers)
 
     def value(self, row: int, shown: str, query: Any, doc: Any, rule: str) -> ValueError:
         """The error for a bad grade or score; ``shown`` is its text's ``repr`` or a number."""
         return ValueError(
-            f"{self.source}, {self.rows(np.array([row]))}: {TREC_KINDS[self.what][1]} {shown} "
-            f"of query {query!r}, document {doc!r} is not {rule}."
+            tr(
+                "{source}, {rows}: {field} {shown} of query {query!r}, document {doc!r} is not "
+                "{rule}.",
+                source=self.source,
+                rows=self.rows(np.array([row])),
+                field=tr(SHOWN_NAMES[TREC_KINDS[self.what][1]]),
+                shown=shown,
+                query=query,
+                doc=doc,
+                rule=tr(rule),
+            )
         )
 
 
@@ -140,9 +168,16 @@ def check_unique_documents(
     same = rows[key[rows] == key[rows[0]]]
     first = ids.iloc[same[0]]
     raise ValueError(
-        f"{where.source}: document {first['doc_id']!r} is listed {len(same)} times for query "
-        f"{first['query_id']!r} in the {where.what} ({where.rows(same)}); each document may "
-        "appear once per query."
+        tr(
+            "{source}: document {doc!r} is listed {times} times for query {query!r} in the "
+            "{what} ({rows}); each document may appear once per query.",
+            source=where.source,
+            doc=first["doc_id"],
+            times=len(same),
+            query=first["query_id"],
+            what=tr(SHOWN_NAMES[where.what]),
+            rows=where.rows(same),
+        )
     )
 
 
@@ -153,34 +188,61 @@ def _check_bytes(data: bytes, name: str, what: str) -> bytes:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
             raise ValueError(
-                f"{name}: the {what} file is gzip-compressed but cannot be decompressed ({error})."
+                tr(
+                    "{name}: {file} is gzip-compressed but cannot be decompressed ({error}).",
+                    name=name,
+                    file=tr(FILE_NOUNS[what]),
+                    error=error,
+                )
             ) from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ValueError(
-            f"{name}, line 1: the {what} file starts with a UTF-16 byte-order mark; "
-            "trec_eval reads bytes, so save it as UTF-8."
+            tr(
+                "{name}, line 1: {file} starts with a UTF-16 byte-order mark; "
+                "trec_eval reads bytes, so save it as UTF-8.",
+                name=name,
+                file=tr(FILE_NOUNS[what]),
+            )
         )
     if data.startswith(b"\xef\xbb\xbf"):
         raise ValueError(
-            f"{name}, line 1: the {what} file starts with a UTF-8 byte-order mark, which "
-            "trec_eval would read as part of the first query id; save it without one."
+            tr(
+                "{name}, line 1: {file} starts with a UTF-8 byte-order mark, which "
+                "trec_eval would read as part of the first query id; save it without one.",
+                name=name,
+                file=tr(FILE_NOUNS[what]),
+            )
         )
+    _check_text(data, name)
+    return data
+
+
+def _check_text(data: bytes, name: str) -> None:
+    """Reject NUL bytes and invalid UTF-8, naming the line."""
     nul = data.find(b"\0")
     if nul >= 0:
         raise ValueError(
-            f"{name}, line {_line_of(data, nul)}: a NUL byte, which trec_eval cannot read "
-            "(is the file UTF-16? save it as UTF-8)."
+            tr(
+                "{name}, line {line}: a NUL byte, which trec_eval cannot read (is the file "
+                "UTF-16? save it as UTF-8).",
+                name=name,
+                line=_line_of(data, nul),
+            )
         )
     if not data.isascii():
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise ValueError(
-                f"{name}, line {_line_of(data, error.start)}: bytes "
-                f"{data[error.start : error.end]!r} are not valid UTF-8 ({error.reason}); "
-                "TREC files are UTF-8 text."
+                tr(
+                    "{name}, line {line}: bytes {bytes} are not valid UTF-8 ({reason}); TREC "
+                    "files are UTF-8 text.",
+                    name=name,
+                    line=_line_of(data, error.start),
+                    bytes=repr(data[error.start : error.end]),
+                    reason=tr(error.reason),
+                )
             ) from None
-    return data
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -188,38 +250,62 @@ def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
-def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
-    """Split, check and convert a TREC file's bytes; warnings and errors name the lines."""
-    fields, value, position = TREC_KINDS[what]
+def _used_lines(lines: LineFields, empty_data: bool, name: str, what: str) -> np.ndarray:
+    """Which lines hold data; warn about the skipped and the extra fields, raise on a line
+    with the wrong number of fields or on a file with no data."""
+    fields = TREC_KINDS[what][0]
     qrels = what == "qrels"
-    lines = LineFields(data, (0, 2, position), hash_at_start=qrels)
     count, comment = lines.count, lines.comment
+    shown = tr(SHOWN_NAMES[what])
     for skipped, kind in (
-        (comment, "comment line(s) starting with '#', as trec_eval does"),
-        (count == 0, "blank line(s)"),
+        (comment, N_("{name}: skipped {n} comment line(s) starting with '#', as trec_eval does.")),
+        (count == 0, N_("{name}: skipped {n} blank line(s).")),
     ):
         if skipped.any():
-            warnings.warn(
-                f"{name}: skipped {int(skipped.sum())} {kind}.", UserWarning, stacklevel=4
-            )
+            warnings.warn(tr(kind, name=name, n=int(skipped.sum())), UserWarning, stacklevel=5)
     used = (count > 0) & ~comment
     if not used.any():
-        suffix = " (no line holds data)" if data else ""
-        raise ValueError(f"{name}: the {what} file is empty{suffix}.")
-    expected = f"a {what} line has {len(fields)} fields: {' '.join(fields)}"
+        empty = N_("{name}: {file} is empty (no line holds data).")
+        empty = N_("{name}: {file} is empty.") if empty_data else empty
+        raise ValueError(tr(empty, name=name, file=tr(FILE_NOUNS[what])))
+    expected = tr(
+        "a {what} line has {n} fields: {fields}", what=shown, n=len(fields), fields=" ".join(fields)
+    )
     extra = used & (count > len(fields))
     wrong = (used & (count < len(fields))) | (extra if qrels else False)
     if wrong.any():
         line = int(np.argmax(wrong))
-        problem = "too few fields" if count[line] < len(fields) else "too many fields"
-        raise ValueError(f"{name}, line {line + 1}: {problem}; {expected}.")
+        problem = N_("too few fields") if count[line] < len(fields) else N_("too many fields")
+        raise ValueError(
+            tr(
+                "{name}, line {line}: {problem}; {expected}.",
+                name=name,
+                line=line + 1,
+                problem=tr(problem),
+                expected=expected,
+            )
+        )
     if extra.any():
         warnings.warn(
-            f"{name}: ignored the fields after the 6th (the tag) on {int(extra.sum())} "
-            f"line(s), first line {np.argmax(extra) + 1}, as trec_eval does.",
+            tr(
+                "{name}: ignored the fields after the 6th (the tag) on {n} line(s), first line "
+                "{line}, as trec_eval does.",
+                name=name,
+                n=int(extra.sum()),
+                line=np.argmax(extra) + 1,
+            ),
             UserWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
+    return used
+
+
+def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
+    """Split, check and convert a TREC file's bytes; warnings and errors name the lines."""
+    _, value, position = TREC_KINDS[what]
+    qrels = what == "qrels"
+    lines = LineFields(data, (0, 2, position), hash_at_start=qrels)
+    used = _used_lines(lines, not data, name, what)
     rows = np.flatnonzero(used)
     keep = slice(None) if rows.size == used.size else rows  # a slice copies nothing
     texts = []

@@ -41,9 +41,16 @@ def english_headers(shown: pd.DataFrame | pd.Series, *, index_labels: bool = Fal
     return [header for header in found if header is not None and english_header(header)]
 
 
+#: The words a Chinese display form shows for the booleans True and False.
+BOOLEAN_WORDS = {True: "是", False: "否"}
+
+
 def same_values(shown: pd.DataFrame | pd.Series, machine: pd.DataFrame | pd.Series) -> None:
-    """The display form holds the machine form's values, position by position (NaN = NaN)."""
-    pd.testing.assert_frame_equal(
-        pd.DataFrame(np.asarray(shown, dtype=object)),
-        pd.DataFrame(np.asarray(machine, dtype=object)),
-    )
+    """The display form holds the machine form's values, position by position (NaN = NaN);
+    a boolean may read as its Chinese word (:data:`BOOLEAN_WORDS`)."""
+    cells = np.asarray(shown, dtype=object)
+    values = np.asarray(machine, dtype=object)
+    for at, value in np.ndenumerate(values):
+        if isinstance(value, (bool, np.bool_)) and cells[at] == BOOLEAN_WORDS[bool(value)]:
+            cells[at] = value
+    pd.testing.assert_frame_equal(pd.DataFrame(cells), pd.DataFrame(values))
