@@ -27,28 +27,31 @@ input; for an open file, its position when it was passed, which is never rewound
 message then names that position, e.g. ``run.txt (from position 23), line 2``).
 
 A source is read once, whole, into memory (so pipes, ``/dev/stdin`` and ``<(...)``
-work), then split into fields by numpy, a block of lines at a time.
+work), then split into fields by numpy, a block of lines at a time. :func:`read_rows`
+gives the arrays (numpy only: scoring a file imports no pandas); :func:`read_qrels` and
+:func:`read_run` are their DataFrame view.
 """
 
 from __future__ import annotations
 
-import gzip
 import os
 import warnings
-import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mapteach.i18n import N_, tr
-from mapteach.runs.lines import LineFields, factorize_fields, gather_fields, ids_as_categorical
+from mapteach.runs.lines import Ids, LineFields, gather_fields, sorted_ids
 from mapteach.runs.numbers import parse_number, parse_scores
 from mapteach.sources import Source, read_bytes, source_name
 
-__all__ = ["read_qrels", "read_run", "write_trec"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["TrecRows", "read_qrels", "read_rows", "read_run", "write_trec"]
 
 _QRELS = ("query_id", "iteration", "doc_id", "relevance")
 
@@ -58,6 +61,41 @@ _RUN = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 
 #: Per kind: the fields of a line, the value column, and the value's field number.
 TREC_KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
+
+
+_TAG = 5  # a run line's field that holds the run's tag (trec_eval's runid)
+
+
+_SCORE_ROWS = 1 << 12  # scores gathered and parsed at once
+
+
+@dataclass(frozen=True)
+class TrecRows:
+    """Qrels or a run as arrays: ids as :class:`~mapteach.runs.lines.Ids`, one value a row.
+
+    ``values`` are the grades (int64) or the scores (float64); ``tag`` is a run's tag
+    as its last line gives it (trec_eval's ``runid``: get_trec_results.c keeps the last
+    line's), None for qrels or a run without one.
+    Every input (files, DataFrames, dicts, ranx, ir_datasets) becomes one of these.
+    """
+
+    query: Ids
+    doc: Ids
+    values: np.ndarray
+    tag: str | None = None
+
+    def frame(self, what: str) -> pd.DataFrame:
+        """The DataFrame view: ``query_id``, ``doc_id`` (categoricals of str) and the value."""
+        import pandas as pd  # the DataFrame view alone needs pandas
+
+        def column(ids: Ids) -> pd.Categorical:
+            categories = pd.CategoricalDtype(pd.Index(ids.strings()))
+            return pd.Categorical.from_codes(ids.codes, dtype=categories)
+
+        value = TREC_KINDS[what][1]
+        return pd.DataFrame(
+            {"query_id": column(self.query), "doc_id": column(self.doc), value: self.values}
+        )
 
 
 class RowNames:
@@ -91,18 +129,26 @@ class RowNames:
 
 
 def _values_from_text(
-    texts: np.ndarray, integer: bool, where: RowNames, queries: Any, docs: Any
+    texts: np.ndarray,
+    integer: bool,
+    where: RowNames,
+    ids_of: Callable[[int], tuple[str, str]],
+    offset: int = 0,
 ) -> np.ndarray:
-    """Grades or scores from their text fields; the first bad one raises, naming its line."""
+    """Grades or scores from their text fields; the first bad one raises, naming its line.
+
+    ``ids_of`` gives the query and the document of a row, for the message; ``offset``
+    is the number of the first row.
+    """
     if integer:  # few distinct grades: parse each once
-        codes, uniques = factorize_fields(texts)
-        parsed = [parse_number(item.decode(), True) for item in uniques.tolist()]
+        distinct = sorted_ids(texts)
+        parsed = [parse_number(item.decode(), True) for item in distinct.labels.tolist()]
         bad = [i for i, (value, _) in enumerate(parsed) if value is None]
         if bad:
-            row = int(np.flatnonzero(np.isin(codes, bad))[0])
-            text = uniques[codes[row]].decode()
-            raise where.value(row, repr(text), queries[row], docs[row], parsed[codes[row]][1])
-        return np.array([value for value, _ in parsed], dtype=np.int64)[codes]
+            row = int(np.flatnonzero(np.isin(distinct.codes, bad))[0])
+            text, rule = distinct.text(row), parsed[distinct.codes[row]][1]
+            raise where.value(offset + row, repr(text), *ids_of(offset + row), rule)
+        return np.array([value for value, _ in parsed], dtype=np.int64)[distinct.codes]
     values = parse_scores(texts)
     if values is not None:
         return values
@@ -111,37 +157,49 @@ def _values_from_text(
         text = item.decode()
         number, rule = parse_number(text, False)
         if number is None:
-            raise where.value(row, repr(text), queries[row], docs[row], rule)
+            raise where.value(offset + row, repr(text), *ids_of(offset + row), rule)
         values[row] = number
     return values
 
 
-def check_unique_documents(
-    query: np.ndarray, doc: np.ndarray, ids: pd.DataFrame, where: RowNames
-) -> None:
-    """Raise if a document appears twice for one query; ``query``/``doc`` are int codes.
+def _scores(
+    data: bytes,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    where: RowNames,
+    ids_of: Callable[[int], tuple[str, str]],
+) -> np.ndarray:
+    """A run's scores, gathered and parsed a block of rows at a time (no texts kept)."""
+    values = np.empty(starts.size)
+    for begin in range(0, starts.size, _SCORE_ROWS):
+        here = slice(begin, begin + _SCORE_ROWS)
+        texts = gather_fields(data, starts[here], lengths[here])
+        values[here] = _values_from_text(texts, False, where, ids_of, begin)
+    return values
 
-    ``ids`` holds the ``query_id`` and ``doc_id`` of each row, for the message.
 
-    >>> ids = pd.DataFrame({"query_id": ["q1", "q1", "q1"], "doc_id": ["d1", "d2", "d1"]})
+def check_unique_documents(query: Ids, doc: Ids, where: RowNames) -> None:
+    """Raise if a document appears twice for one query, naming it and its rows.
+
+    >>> from mapteach.runs.lines import sorted_ids
+    >>> query = sorted_ids(np.array([b"q1", b"q1", b"q1"]))
+    >>> doc = sorted_ids(np.array([b"d1", b"d2", b"d1"]))
     >>> rows = RowNames("the run", "run", "row", lambda at: at.tolist())
-    >>> query, doc = np.array([0, 0, 0]), np.array([0, 1, 0])
-    >>> check_unique_documents(query, doc, ids, rows)  # doctest: +ELLIPSIS
+    >>> check_unique_documents(query, doc, rows)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: the run: document 'd1' is listed 2 times for query 'q1' in the run (rows 0, 2); ...
     """
-    key = query.astype(np.int64) * (int(doc.max()) + 1) + doc
+    key = query.codes.astype(np.int64) * max(len(doc.labels), 1) + doc.codes
     ordered = np.sort(key)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     if not repeated.size:
         return
     rows = np.flatnonzero(np.isin(key, repeated))
     same = rows[key[rows] == key[rows[0]]]
-    first = ids.iloc[same[0]]
     raise ValueError(
-        f"{where.source}: document {first['doc_id']!r} is listed {len(same)} times for query "
-        f"{first['query_id']!r} in the {where.what} ({where.rows(same)}); each document may "
+        f"{where.source}: document {doc.text(same[0])!r} is listed {len(same)} times for query "
+        f"{query.text(same[0])!r} in the {where.what} ({where.rows(same)}); each document may "
         "appear once per query."
     )
 
@@ -149,6 +207,9 @@ def check_unique_documents(
 def _check_bytes(data: bytes, name: str, what: str) -> bytes:
     """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8."""
     if data[:2] == b"\x1f\x8b":
+        import gzip  # only for gzip data: the import costs start-up time and memory
+        import zlib
+
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
@@ -188,11 +249,48 @@ def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
-def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
-    """Split, check and convert a TREC file's bytes; warnings and errors name the lines."""
-    fields, value, position = TREC_KINDS[what]
+def _parse(held: list[bytes], name: str, what: str) -> TrecRows:
+    """Split, check and convert a TREC file's bytes; warnings and errors name the lines.
+
+    ``held`` holds the bytes and is emptied, so that they are freed (nothing else
+    refers to them) as soon as their fields are gathered.
+    """
+    position = TREC_KINDS[what][2]
     qrels = what == "qrels"
+    data = held.pop()
     lines = LineFields(data, (0, 2, position), hash_at_start=qrels)
+    used = _used_lines(lines, name, what, bool(data))
+    del lines.count, lines.comment
+    # every line used (the common case): the rows are the lines, and a slice copies nothing
+    rows = None if used.all() else np.flatnonzero(used)
+    keep = slice(None) if rows is None else rows
+    where = RowNames(
+        name, what, "line", lambda at: (at + 1 if rows is None else rows[at] + 1).tolist()
+    )
+    tag = None if qrels else _tag(data, int(lines.starts[0][keep][-1]))
+    # each field's offsets are freed once it is gathered; the query ids (runs of equal
+    # ids, coded cheaply) are coded at once, the documents once the bytes are freed
+    query = sorted_ids(gather_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep]))
+    texts = [gather_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep])]
+    starts, lengths = lines.starts.pop()[keep], lines.lengths.pop()[keep]
+    del lines
+
+    def ids_of(row: int) -> tuple[str, str]:
+        return query.text(row), bytes(texts[0][row]).decode()
+
+    if qrels:
+        values = _values_from_text(gather_fields(data, starts, lengths), True, where, ids_of)
+    else:
+        values = _scores(data, starts, lengths, where, ids_of)
+    del data, starts, lengths  # only the documents' fields are needed from here on
+    doc = sorted_ids(texts.pop())
+    check_unique_documents(query, doc, where)
+    return TrecRows(query, doc, values, tag)
+
+
+def _used_lines(lines: LineFields, name: str, what: str, has_bytes: bool) -> np.ndarray:
+    """The lines that hold data; warnings for the skipped and errors for the malformed ones."""
+    fields = TREC_KINDS[what][0]
     count, comment = lines.count, lines.comment
     for skipped, kind in (
         (comment, "comment line(s) starting with '#', as trec_eval does"),
@@ -200,15 +298,15 @@ def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
     ):
         if skipped.any():
             warnings.warn(
-                f"{name}: skipped {int(skipped.sum())} {kind}.", UserWarning, stacklevel=4
+                f"{name}: skipped {int(skipped.sum())} {kind}.", UserWarning, stacklevel=5
             )
     used = (count > 0) & ~comment
     if not used.any():
-        suffix = " (no line holds data)" if data else ""
+        suffix = " (no line holds data)" if has_bytes else ""
         raise ValueError(f"{name}: the {what} file is empty{suffix}.")
     expected = f"a {what} line has {len(fields)} fields: {' '.join(fields)}"
     extra = used & (count > len(fields))
-    wrong = (used & (count < len(fields))) | (extra if qrels else False)
+    wrong = (used & (count < len(fields))) | (extra if what == "qrels" else False)
     if wrong.any():
         line = int(np.argmax(wrong))
         problem = "too few fields" if count[line] < len(fields) else "too many fields"
@@ -218,26 +316,31 @@ def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
             f"{name}: ignored the fields after the 6th (the tag) on {int(extra.sum())} "
             f"line(s), first line {np.argmax(extra) + 1}, as trec_eval does.",
             UserWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
-    rows = np.flatnonzero(used)
-    keep = slice(None) if rows.size == used.size else rows  # a slice copies nothing
-    texts = []
-    while lines.starts:  # each field's offsets are freed once it is gathered
-        texts.append(gather_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep]))
-    del data, lines  # only the fields' texts are needed from here on
-    query, doc = ids_as_categorical(texts.pop(0)), ids_as_categorical(texts.pop(0))
-    where = RowNames(name, what, "line", lambda at: (rows[at] + 1).tolist())
-    numbers_ = _values_from_text(texts.pop(), qrels, where, query, doc)
-    frame = pd.DataFrame({"query_id": query, "doc_id": doc, value: numbers_})
-    check_unique_documents(query.codes, doc.codes, frame, where)
-    return frame
+    return used
 
 
-def _load(source: Source, what: str) -> pd.DataFrame:
+def _tag(data: bytes, start: int) -> str:
+    """The tag (6th field) of the run line whose first field starts at byte ``start``."""
+    end = data.find(b"\n", start)
+    return data[start : None if end < 0 else end].split()[_TAG].decode()
+
+
+def read_rows(source: Source, what: str) -> TrecRows:
+    """Read a TREC qrels (``what="qrels"``) or run (``"run"``) file into arrays.
+
+    As :func:`read_qrels` and :func:`read_run`, with numpy alone; the same rules,
+    warnings and errors.
+
+    >>> import io
+    >>> run = read_rows(io.BytesIO(b"q1 Q0 d2 1 2.5 bm25\\nq1 Q0 d1 2 1.5 bm25\\n"), "run")
+    >>> run.doc.labels.tolist(), run.doc.codes.tolist(), run.values.tolist(), run.tag
+    ([b'd1', b'd2'], [1, 0], [2.5, 1.5], 'bm25')
+    """
     name = source_name(source)
-    data = read_bytes(source, name, what, file_format="TREC")
-    return _parse(_check_bytes(data, name, what), name, what)
+    held = [_check_bytes(read_bytes(source, name, what, file_format="TREC"), name, what)]
+    return _parse(held, name, what)
 
 
 def read_qrels(source: Source) -> pd.DataFrame:
@@ -285,7 +388,7 @@ def read_qrels(source: Source) -> pd.DataFrame:
     0       01    007          1
     1        1      7          0
     """
-    return _load(source, "qrels")
+    return read_rows(source, "qrels").frame("qrels")
 
 
 def read_run(source: Source) -> pd.DataFrame:
@@ -332,7 +435,7 @@ def read_run(source: Source) -> pd.DataFrame:
     Traceback (most recent call last):
     ValueError: <buffer>, line 1: score 'high' of query 'q1', document 'd1' is not a finite number.
     """
-    return _load(source, "run")
+    return read_rows(source, "run").frame("run")
 
 
 #: Ids the readers would not read back: (the ids it is about, the rule, the message).
@@ -411,7 +514,7 @@ def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Pa
     ValueError: query 'q1', document 'd 1': the document id is empty or holds white space, \
 which a TREC file cannot keep.
     """
-    path = Path(path)
+    path = Path(path)  # writing from a DataFrame: pandas is loaded already
     frame = frame.astype({"query_id": str, "doc_id": str})
     _check_writable_ids(frame)
     if kind == "qrels":
