@@ -1,57 +1,68 @@
-"""Speed and memory of reading TREC files: ``read_run``, ``read_qrels`` and the CLI end to end.
+"""Start-up and scale against trec_eval: ``mapteach evaluate --format trec`` vs the binary.
 
-Writes a run of LINES lines (1,000 documents per query) and its qrels (50 judged
-documents per query, a third of them relevant, plus 5 relevant documents never
-retrieved) into a temporary folder, with numeric-looking identifiers such as
-query ``000123`` and document ``0004567``. Each measurement runs in its own
-process, so each peak memory (max RSS, imports included) is its own:
+For each size (100,000 and 2,000,000 run lines by default), writes a run (1,000
+documents per query) and its qrels (50 judged documents per query, a third of them
+relevant, plus 5 relevant documents never retrieved) with numeric-looking ids such
+as query ``000123`` and document ``0004567``, then runs, each in its own process,
 
-- ``read_run``/``read_qrels``: wall and CPU time of the call alone, and the process's
-  peak RSS;
-- ``cli``: ``python -m mapteach evaluate QRELS RUN -m AP -m P@10 -m nDCG@10``, wall and
-  CPU time (user + system) and peak RSS of the whole command (start-up included).
+- ``python -m mapteach evaluate --format trec QRELS RUN`` (trec_eval's default
+  measure set, as the binary prints it), and
+- ``trec_eval QRELS RUN``, the binary given with ``--trec-eval PATH`` or built from
+  ``../shared/data/trec_eval-src.tar.gz`` with ``--build-trec-eval``
+  (``tools/trec_eval_build.py``),
 
-- ``trec_eval`` (with ``--trec-eval PATH``): ``PATH -m map -m P.10 -m ndcg_cut.10 QRELS
-  RUN`` on the same files in the same run, measured the same way, with the ratios of
-  the CLI's wall time, CPU time and peak RSS to its own, and its all-queries values
-  beside the CLI's (trec_eval 9 stores scores as float32, so ties among scores that
-  differ in the 7th digit may break differently: differences over 1e-4 are reported,
-  not raised).
+and prints the wall time, the CPU time (user + system) and the peak RSS of each (the
+child's own ``rusage``, start-up and imports included; the best of ``--repeat`` runs),
+their ratios, the issue's goals (100k: <= 2x wall time and <= 4x memory; 2M: <= 1.0x
+CPU time and <= 1.5x memory) and whether each is met, and whether the two outputs are
+byte-identical. Each command runs once before it is measured, which writes Python's
+bytecode caches (in a temporary folder, as an installed package has them). On a shared
+machine the wall time varies with the load; the CPU time and the memory much less.
 
-On a shared machine the wall time varies with the load; the CPU time much less.
-
-Run from the repository root (about a minute at 2M lines):
-    .venv/bin/python -m benchmarks.trec_files [--lines 2000000] [--keep DIR] [--trec-eval PATH]
+Run from the repository root (about a minute):
+    .venv/bin/python -m benchmarks.trec_files --build-trec-eval
+    .venv/bin/python -m benchmarks.trec_files --trec-eval PATH [--sizes 100000 2000000]
+        [--repeat 3] [--keep DIR] [--format csv]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+ROOT = Path(__file__).resolve().parent.parent
 DOCS_PER_QUERY = 1_000
 JUDGED_PER_QUERY = 50
-MEASURES = ["AP", "P@10", "nDCG@10"]
-TREC_EVAL_MEASURES = {"map": "AP", "P_10": "P@10", "ndcg_cut_10": "nDCG@10"}
+SIZES = (100_000, 2_000_000)
+#: The issue's goals per size: the largest ratio (mapteach / trec_eval) allowed, per figure.
+GOALS = {100_000: {"wall": 2.0, "peak": 4.0}, 2_000_000: {"cpu": 1.0, "peak": 1.5}}
+LABELS = {"wall": "wall time", "cpu": "CPU time", "peak": "memory"}
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+#: The children's environment: Python's bytecode caches written and read, as an installed
+#: package has them, but outside the checkout (PYTHONDONTWRITEBYTECODE would compile every
+#: module on every start).
+CHILD_ENV = {
+    **{key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"},
+    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "mapteach-benchmark-pycache"),
+}
 
-_READ = """
-import json, resource, sys, time
-from mapteach.runs.trec import {reader}
-start, cpu = time.perf_counter(), time.process_time()
-frame = {reader}(sys.argv[1])
-seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({{"seconds": seconds, "cpu": cpu, "peak_mib": peak, "rows": len(frame)}}))
-"""
+
+@dataclass(frozen=True)
+class Usage:
+    """One command's best wall time, CPU time and peak RSS over the repeats, and its output."""
+
+    wall: float
+    cpu: float
+    peak: float
+    stdout: bytes
 
 
 def make_files(folder: Path, lines: int, seed: int = 0) -> tuple[Path, Path]:
@@ -82,111 +93,134 @@ def make_files(folder: Path, lines: int, seed: int = 0) -> tuple[Path, Path]:
     return qrels, run
 
 
-def _child(args: list[str]) -> tuple[float, float, float, str]:
-    """Wall time, CPU time, peak RSS (MiB) and stdout of one child process (its own rusage)."""
-    with tempfile.TemporaryFile() as errors:  # a file: a chatty stderr cannot block the child
-        start = time.perf_counter()
-        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errors)
-        stdout = process.stdout.read().decode()
-        _, status, usage = os.wait4(process.pid, 0)  # the child's own rusage, not all children's
-        seconds = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status):
-            errors.seek(0)
-            raise RuntimeError(f"{' '.join(args)} failed:\n{errors.read().decode()}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout
+def _child(args: list[str]) -> Usage:
+    """Wall time, CPU time, peak RSS (MiB) and stdout of one child process.
+
+    The CPU time and the peak RSS are the child's own, as GNU time reports them: Linux
+    starts a child's peak RSS at its parent's when it is forked from this (large) Python
+    process, so a small binary's own peak would not show; GNU time forks it from a small
+    process. Without /usr/bin/time, the child's rusage from ``os.wait4``.
+    """
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "usage"
+        timed = [GNU_TIME, "-f", "%U %S %M", "-o", str(report), *args] if GNU_TIME else args
+        with (
+            open(Path(scratch) / "out", "w+b") as output,
+            open(Path(scratch) / "err", "w+b") as err,
+        ):
+            start = time.perf_counter()
+            process = subprocess.Popen(timed, stdout=output, stderr=err, cwd=ROOT, env=CHILD_ENV)
+            _, status, usage = os.wait4(process.pid, 0)
+            wall = time.perf_counter() - start
+            if os.waitstatus_to_exitcode(status):
+                err.seek(0)
+                raise RuntimeError(f"{' '.join(args)} failed:\n{err.read().decode()}")
+            output.seek(0)
+            stdout = output.read()
+        if not GNU_TIME:
+            return Usage(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout)
+        user, system, peak_kib = report.read_text().split()[-3:]
+    return Usage(wall, float(user) + float(system), int(peak_kib) / 1024, stdout)
 
 
-def measure(qrels: Path, run: Path, trec_eval: str | None = None) -> dict[str, dict[str, Any]]:
-    """Time and peak memory of each reader, of the CLI and of trec_eval, each in a fresh process."""
-    results: dict[str, dict[str, Any]] = {}
-    for reader, path in (("read_run", run), ("read_qrels", qrels)):
-        *_, stdout = _child([sys.executable, "-c", _READ.format(reader=reader), str(path)])
-        results[reader] = json.loads(stdout)
-    command = [
-        sys.executable,
-        "-m",
-        "mapteach",
-        "evaluate",
-        str(qrels),
-        str(run),
-        "--format",
-        "json",
+def best_of(args: list[str], repeat: int) -> Usage:
+    """The smallest wall time, CPU time and peak RSS over ``repeat`` runs (load adds, never
+    takes away), after one run that is not counted (it writes Python's bytecode caches)."""
+    _child(args)
+    runs = [_child(args) for _ in range(repeat)]
+    return Usage(
+        min(run.wall for run in runs),
+        min(run.cpu for run in runs),
+        min(run.peak for run in runs),
+        runs[0].stdout,
+    )
+
+
+def measure(folder: Path, lines: int, trec_eval: str | None, options: argparse.Namespace) -> list:
+    """The table's lines for one size: each tool, the ratios, the goals, and the diff."""
+    folder.mkdir(parents=True, exist_ok=True)
+    qrels, run = make_files(folder, lines)
+    command = [sys.executable, "-m", "mapteach", "evaluate", "--format", options.format]
+    ours = best_of([*command, str(qrels), str(run)], options.repeat)
+    rows = [f"{lines:>11,}  {_figures('mapteach', ours)}"]
+    if trec_eval is None:
+        return rows
+    theirs = best_of([trec_eval, str(qrels), str(run)], options.repeat)
+    rows.append(f"{'':>11}  {_figures('trec_eval', theirs)}")
+    ratios = {key: getattr(ours, key) / getattr(theirs, key) for key in LABELS}
+    rows.append(
+        f"{'':>11}  {'ratio':<10} "
+        + " ".join(f"{ratios[key]:>8.2f}x" for key in ("wall", "cpu", "peak"))
+    )
+    for key, limit in GOALS.get(lines, {}).items():
+        verdict = "met" if ratios[key] <= limit else "NOT met"
+        rows.append(f"{'':>11}  goal: {LABELS[key]} <= {limit}x: {verdict} ({ratios[key]:.2f}x)")
+    if options.format == "trec":
+        rows.append(f"{'':>11}  output: {_diff(ours.stdout, theirs.stdout)}")
+    return rows
+
+
+def _figures(tool: str, usage: Usage) -> str:
+    return f"{tool:<10} {usage.wall:>7.2f}s {usage.cpu:>7.2f}s {usage.peak:>6.1f}MiB"
+
+
+def _diff(ours: bytes, theirs: bytes) -> str:
+    """Whether two outputs are byte-identical, or the first differing line of each."""
+    if ours == theirs:
+        return "byte-identical to trec_eval's"
+    mine, reference = ours.decode().splitlines(), theirs.decode().splitlines()
+    differing = [
+        i for i, pair in enumerate(zip(mine, reference, strict=False)) if len(set(pair)) > 1
     ]
-    for name in MEASURES:
-        command += ["-m", name]
-    seconds, cpu, peak, stdout = _child(command)
-    mean = json.loads(stdout)["mean"]
-    output = "  ".join(f"{name} {mean[name]:.4f}" for name in MEASURES)
-    results["cli"] = {"seconds": seconds, "cpu": cpu, "peak_mib": peak, "output": output}
-    results["cli"]["values"] = mean
-    if trec_eval:
-        command = [trec_eval, "-m", "map", "-m", "P.10", "-m", "ndcg_cut.10", str(qrels), str(run)]
-        seconds, cpu, peak, stdout = _child(command)
-        values = {}
-        for line in stdout.splitlines():  # measure, query ("all"), value
-            fields = line.split()
-            if len(fields) == 3 and fields[1] == "all" and fields[0] in TREC_EVAL_MEASURES:
-                values[TREC_EVAL_MEASURES[fields[0]]] = float(fields[2])
-        output = "  ".join(f"{name} {values.get(name, float('nan')):.4f}" for name in MEASURES)
-        results["trec_eval"] = {
-            "seconds": seconds,
-            "cpu": cpu,
-            "peak_mib": peak,
-            "output": output,
-            "values": values,
-        }
-    return results
+    first = differing[0] if differing else min(len(mine), len(reference))
+    shown = [*mine, ""][first], [*reference, ""][first]
+    return (
+        f"{len(differing)} line(s) differ (and {len(mine)} vs {len(reference)} lines); "
+        f"first, line {first + 1}: {shown[0]!r} vs trec_eval {shown[1]!r}"
+    )
 
 
-def compare(results: dict[str, dict[str, Any]]) -> list[str]:
-    """Lines giving the CLI's time and memory as multiples of trec_eval's, and any disagreement."""
-    cli, reference = results["cli"], results["trec_eval"]
-    lines = [
-        "cli/trec_eval  "
-        + "  ".join(
-            f"{label} {cli[key] / reference[key]:.2f}x"
-            for label, key in (("wall", "seconds"), ("cpu", "cpu"), ("peak", "peak_mib"))
+def trec_eval_binary(options: argparse.Namespace) -> str | None:
+    """The binary to compare with: given, built from the shared tarball, or none."""
+    if options.trec_eval:
+        return str(options.trec_eval)
+    if not options.build_trec_eval:
+        return None
+    sys.path.insert(0, str(ROOT / "tools"))
+    from trec_eval_build import build_trec_eval
+
+    built = build_trec_eval()
+    if built is None:
+        raise SystemExit(
+            "trec_eval's source is not at ../shared/data/trec_eval-src.tar.gz "
+            "(or $MAPTEACH_TREC_EVAL_SRC): give the binary with --trec-eval PATH."
         )
-    ]
-    for name in MEASURES:
-        ours, theirs = cli["values"][name], reference["values"].get(name)
-        if theirs is None:
-            lines.append(f"{name}: trec_eval printed no all-queries value")
-        elif abs(ours - theirs) > 1e-4:
-            lines.append(f"{name}: the CLI gives {ours:.6f}, trec_eval {theirs:.6f} (beyond 1e-4)")
-    if len(lines) == 1:
-        lines.append("the all-queries values agree with trec_eval to 1e-4")
-    return lines
+    return str(built)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Write the files, then print each measurement on one line."""
+    """Write the files of each size, then print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, default=2_000_000, help="lines of the run")
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="run lines")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each command (the best)")
     parser.add_argument("--keep", type=Path, help="write the files here and keep them")
-    parser.add_argument(
-        "--trec-eval", metavar="PATH", help="also run this trec_eval binary on the same files"
+    parser.add_argument("--format", choices=("trec", "csv"), default="trec")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--trec-eval", metavar="PATH", help="the trec_eval binary to compare with")
+    source.add_argument(
+        "--build-trec-eval", action="store_true", help="build it from the shared tarball"
     )
-    args = parser.parse_args(argv)
+    options = parser.parse_args(argv)
+    trec_eval = trec_eval_binary(options)
+    ours = f"python -m mapteach evaluate --format {options.format}"
+    print(f"{ours} QRELS RUN  vs  {trec_eval} QRELS RUN")
+    measured = "GNU time" if GNU_TIME else "os.wait4 (the peaks start at this process's)"
+    print(f"best of {options.repeat} runs each; CPU = user + system, peak = max RSS, by {measured}")
+    print(f"{'run lines':>11}  {'tool':<10} {'wall':>8} {'cpu':>8} {'peak':>9}")
     with tempfile.TemporaryDirectory() as scratch:
-        folder = args.keep or Path(scratch)
-        folder.mkdir(parents=True, exist_ok=True)
-        start = time.perf_counter()
-        qrels, run = make_files(folder, args.lines)
-        print(
-            f"wrote {args.lines:,} run lines ({run.stat().st_size / 2**20:.0f} MiB) and "
-            f"{qrels.stat().st_size / 2**20:.1f} MiB of qrels in "
-            f"{time.perf_counter() - start:.1f} s"
-        )
-        results = measure(qrels, run, args.trec_eval)
-        for name, result in results.items():
-            extra = f"  {result['output']}" if "output" in result else ""
-            print(
-                f"{name:<11} wall {result['seconds']:6.2f} s  cpu {result['cpu']:6.2f} s  "
-                f"peak {result['peak_mib']:5.0f} MiB{extra}"
-            )
-        if args.trec_eval:
-            print("\n".join(compare(results)))
+        for lines in options.sizes:
+            folder = (options.keep or Path(scratch)) / str(lines)
+            print("\n".join(measure(folder, lines, trec_eval, options)), flush=True)
 
 
 if __name__ == "__main__":

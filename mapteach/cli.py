@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mapteach.i18n import LANGUAGES, get_language, language, tr
-from mapteach.metrics.names import DEFAULT_MEASURES
-from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES
-from mapteach.metrics.registry import measure_help_lines
+from mapteach.metrics.names import DEFAULT_MEASURES, TREC_EVAL_OFFICIAL
+from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES, Aggregate
+from mapteach.metrics.registry import TREC_EVAL_NAMES, measure_help_lines
+
+if TYPE_CHECKING:
+    from mapteach.metrics.names import Measure
+    from mapteach.runs.scoring import RunScores
 
 __all__ = ["main"]
 
@@ -41,7 +47,10 @@ def _language_option(parser: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m mapteach",
-        description=tr("Evaluate ranked results the way trec_eval does, and trace AP by hand."),
+        description=tr(
+            "Evaluate TREC runs (with trec_eval's measures, options and output among "
+            "others), trace AP by hand, and merge learners' progress files."
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=_measures_help(),
     )
@@ -59,7 +68,9 @@ def _add_evaluate(commands: Any) -> None:
         help=tr("score a TREC run file against a qrels file"),
         description=tr(
             "Score a TREC run (qid Q0 docid rank score tag) against qrels "
-            "(qid 0 docid relevance), per query and as the mean over queries."
+            "(qid 0 docid relevance), per query and over all queries. With --format trec "
+            "the output is trec_eval's own lines, so that a script can call this in place "
+            "of trec_eval with the same options."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=_measures_help(),
@@ -73,15 +84,30 @@ def _add_evaluate(commands: Any) -> None:
         dest="measures",
         metavar="MEASURE",
         help=tr(
-            "a measure to compute, named as ir_measures (AP@10) or trec_eval (map_cut.10) "
-            "names it; repeat it (default: {default})",
+            "a measure to compute: an ir_measures name (AP@10, P(rel=2)@10) or a trec_eval "
+            "measure, with several cutoffs if you like (P.5,10,20, ndcg_cut.10,20; P alone "
+            "is trec_eval's cutoffs 5 to 1000; official is trec_eval's default set: "
+            "{official}); repeat it (default: {default}; with --format trec, official)",
             default=" ".join(DEFAULT_MEASURES),
+            official=" ".join(TREC_EVAL_OFFICIAL),
         ),
     )
     run.add_argument(
-        "-q", "--per-query", action="store_true", help=tr("print every query, not only the mean")
+        "-q",
+        "--per-query",
+        action="store_true",
+        help=tr("print every query's values before the line over all queries"),
     )
-    run.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    run.add_argument(
+        "--format",
+        choices=("table", "csv", "json", "trec"),
+        default="table",
+        help=tr(
+            "table: aligned columns, 4 decimals; csv and json: every digit of each value "
+            "(counts as whole numbers); trec: trec_eval's lines, measure, query and value "
+            "with 4 decimals, byte for byte (default: table)"
+        ),
+    )
     _add_conventions(run)
     _add_cuts(run)
 
@@ -103,16 +129,28 @@ def _add_conventions(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--missing",
         choices=MISSING,
-        default="ignore",
-        help=tr("judged queries absent from the run: ignore (trec_eval) or zero (-c)"),
+        default="error",
+        help=tr(
+            "a judged query the run lacks: error (stop and name the queries, as trec_eval "
+            "10 does), zero (score it 0 and count it in the means: trec_eval -c) or ignore "
+            "(leave it out, with a warning) (default: error)"
+        ),
+    )
+    run.add_argument(
+        "-c",
+        action="store_const",
+        const="zero",
+        dest="missing",
+        help=tr("the same as --missing zero (trec_eval -c)"),
     )
     run.add_argument(
         "--aggregate",
         choices=AGGREGATES,
         default="mean",
         help=tr(
-            "the all-queries line: mean, or gm, the geometric mean with each value floored at "
-            "1e-5 (trec_eval gm_map for map); counts are summed, GMAP is always gm"
+            "the line over all queries: mean, or gm, the geometric mean with each value "
+            "floored at 1e-5, which names the column gm_<measure> (gm_map for map); counts "
+            "are summed, GMAP is always gm (default: mean)"
         ),
     )
 
@@ -133,7 +171,10 @@ def _add_cuts(run: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help=tr("score only the first N results of each query (trec_eval -M)"),
+        help=tr(
+            "score only each query's first N results in trec_eval's order (by score, ties "
+            "by document id descending; the rank column is ignored) (trec_eval -M)"
+        ),
     )
     run.add_argument(
         "-J",
@@ -208,20 +249,19 @@ def _input(path: str) -> object:
 
 
 def _evaluate(args: argparse.Namespace) -> str:
-    # imported here, not at the top: a command loads only what it needs (pandas is slow)
-    import pandas as pd
-
-    from mapteach.runs.evaluation import evaluate, summarize
+    # imported here, not at the top: a command loads only what it needs
+    from mapteach.runs.scoring import score_run
 
     if args.qrels == args.run == "-":
         raise ValueError(
             tr("only one of the qrels and the run can be read from standard input (-).")
         )
-    measures = args.measures or list(DEFAULT_MEASURES)
-    table = evaluate(
+    default = ["official"] if args.format == "trec" else list(DEFAULT_MEASURES)
+    specs = _as_trec_eval_reads(args.measures or default)
+    scores = score_run(
         _input(args.qrels),
         _input(args.run),
-        measures,
+        [spec for spec in specs if spec != "runid"],  # the run's tag, not a measure
         ties=args.ties,
         no_relevant=args.no_relevant,
         missing=args.missing,
@@ -229,26 +269,130 @@ def _evaluate(args: argparse.Namespace) -> str:
         max_results=args.max_results,
         judged_only=args.judged_only,
     )
-    mean = summarize(table, measures, aggregate=args.aggregate)
+    if args.format == "trec":
+        from mapteach.runs.trec_output import format_trec
+
+        run_tag = (scores.run_tag or "") if "runid" in specs else None
+        text = format_trec(
+            scores, per_query=args.per_query, run_tag=run_tag, aggregate=args.aggregate
+        )
+        return text.removesuffix("\n")
+    shown = _shown_rows(scores, per_query=args.per_query, aggregate=args.aggregate)
     if args.format == "json":
-        # NaN (e.g. a mean over no query) becomes null: strict JSON has no NaN
-        payload = {
-            "mean": mean.astype(object).where(mean.notna(), None).to_dict(),
-            "aggregate": args.aggregate,
-            "queries": len(table),
-        }
-        if args.per_query:
-            known = table.astype(object).where(table.notna(), None)
-            payload["per_query"] = known.to_dict(orient="index")
-        return json.dumps(payload, indent=2, allow_nan=False)
-    totals = [*mean, table["R"].sum(), table["retrieved"].sum()]
-    # appended as its own row, so that a query named "all" keeps its own line
-    summary = pd.DataFrame([totals], pd.Index(["all"], name=table.index.name), table.columns)
-    shown = pd.concat([table if args.per_query else table.iloc[:0], summary])
-    shown[["R", "retrieved"]] = shown[["R", "retrieved"]].astype(int)
+        return _json_text(shown, scores, per_query=args.per_query, aggregate=args.aggregate)
     if args.format == "csv":
-        return shown.to_csv(float_format="%.4f").rstrip("\n")
-    return shown.to_string(float_format=lambda value: f"{value:.4f}")
+        return _csv_text(shown)
+    return _table_text(shown)
+
+
+def _as_trec_eval_reads(specs: Sequence[str]) -> list[str]:
+    """The ``-m`` options as trec_eval reads them: each of its measures once, at most.
+
+    ``official`` stands for trec_eval's default set. A trec_eval measure named again is
+    the same measure, and its cutoffs (or gain map) are those of the first ``-m`` that
+    gives any, as trec_eval's ``meas_init.c`` takes them: ``-m P.5 -m P.10`` is ``P_5``
+    alone, ``-m P -m P.5`` and ``-m official -m P.10`` are ``P_10`` for P. An
+    ir_measures name given twice stays twice (and is refused as such).
+
+    >>> _as_trec_eval_reads(["P", "map", "P.5", "P.10", "map", "AP@5"])
+    ['P.5', 'map', 'AP@5']
+    """
+    chosen: dict[str | int, str] = {}  # trec_eval's measure name (or the place) -> its -m
+    expanded = [
+        name
+        for given in specs
+        for name in (TREC_EVAL_OFFICIAL if given == "official" else (given,))
+    ]
+    for place, spec in enumerate(expanded):
+        measure, dot, _ = spec.strip().partition(".")
+        if measure not in TREC_EVAL_NAMES and measure != "runid":
+            chosen[place] = spec
+        elif measure not in chosen or (dot and "." not in chosen[measure]):
+            chosen[measure] = spec
+    return list(chosen.values())
+
+
+#: A printed table: its header (the query column first), then one row per query and ``all``.
+_Rows = tuple[list[str], list[list[Any]]]
+
+
+def _value(number: float, *, integer: bool) -> int | float | None:
+    """A value as printed: a count as an int, a float as it is, NaN as None (no value)."""
+    if number != number:  # NaN: a mean over no query
+        return None
+    return int(number) if integer else float(number)
+
+
+def _column(key: str, measure: Measure, aggregate: Aggregate) -> str:
+    """A measure's column, named for its all-queries line: ``gm_map`` for map's GMAP."""
+    averaged = measure.declaration.combine == "mean"
+    return f"gm_{key}" if aggregate == "gm" and averaged else key
+
+
+def _shown_rows(scores: RunScores, *, per_query: bool, aggregate: Aggregate) -> _Rows:
+    """One column per measure (named for the all-queries aggregate), then R and retrieved."""
+    measures = scores.measures
+    header = ["query_id", *(_column(key, m, aggregate) for key, m in measures.items())]
+    _check_columns(header)
+    counted = {key: m.declaration.combine == "sum" for key, m in measures.items()}
+    rows = []
+    for position, query in enumerate(scores.queries if per_query else ()):
+        values = [_value(scores.values[key][position], integer=counted[key]) for key in measures]
+        counts = [int(scores.n_relevant[position]), int(scores.n_retrieved[position])]
+        rows.append([query, *values, *counts])
+    means = [
+        _value(scores.summary(key, aggregate=aggregate), integer=counted[key]) for key in measures
+    ]
+    totals = [int(scores.n_relevant.sum()), int(scores.n_retrieved.sum())]
+    rows.append(["all", *means, *totals])
+    return [*header, "R", "retrieved"], rows
+
+
+def _check_columns(header: list[str]) -> None:
+    """Raise if two measures print under one column (``map`` and ``gm_map`` with ``gm``)."""
+    repeated = sorted({column for column in header if header.count(column) > 1})
+    if repeated:
+        raise ValueError(
+            tr(
+                "two measures print as the column {columns}: give only one of them (with "
+                "--aggregate gm, map's column is gm_map, as gm_map's is).",
+                columns=", ".join(repeated),
+            )
+        )
+
+
+def _json_text(shown: _Rows, scores: RunScores, *, per_query: bool, aggregate: str) -> str:
+    """The means (null where undefined: strict JSON has no NaN), and each query's values."""
+    header, rows = shown
+    payload: dict[str, Any] = {
+        "mean": dict(zip(header[1:-2], rows[-1][1:-2], strict=True)),
+        "aggregate": aggregate,
+        "queries": len(scores.queries),
+    }
+    if per_query:
+        names = [*scores.measures, "R", "retrieved"]
+        payload["per_query"] = {row[0]: dict(zip(names, row[1:], strict=True)) for row in rows[:-1]}
+    return json.dumps(payload, indent=2, allow_nan=False)
+
+
+def _csv_text(shown: _Rows) -> str:
+    """Comma-separated, every digit of each float (its repr), an empty cell for no value."""
+    header, rows = shown
+    output = io.StringIO()
+    writer = csv.writer(output, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([["" if cell is None else cell for cell in row] for row in rows])
+    return output.getvalue().rstrip("\n")
+
+
+def _table_text(shown: _Rows) -> str:
+    """Aligned columns, floats to 4 decimals (pandas' layout)."""
+    import pandas as pd
+
+    header, rows = shown
+    table = pd.DataFrame([row[1:] for row in rows], pd.Index([r[0] for r in rows]), header[1:])
+    table.index.name = header[0]
+    return table.to_string(float_format=lambda value: f"{value:.4f}", na_rep="NaN")
 
 
 def _trace(args: argparse.Namespace) -> str:
@@ -331,12 +475,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 on success; 2 on bad input, after one line on stderr naming the file and the
-        line (or the option) and the rule, and no traceback.
+        line (or the option) and the rule, and no traceback: ``mapteach evaluate: error:
+        ...`` for ``evaluate`` (as trec_eval names itself), ``error: ...`` for the others.
 
     Examples
     --------
     >>> from mapteach.cli import main
-    >>> main(["evaluate", "no-such-qrels.txt", "run.txt"])  # stderr: error: no-such-qrels...
+    >>> main(["evaluate", "no-such-qrels.txt", "run.txt"])  # stderr: mapteach evaluate: error: ...
     2
     """
     # --lang first, so that the help, the tables and the messages all speak it
@@ -354,7 +499,10 @@ def _run(args: argparse.Namespace) -> int:
             output = command[args.command](args)
         except (ValueError, TypeError) as error:  # bad input: one line, no traceback
             message = " ".join(str(error).splitlines())
-            print(tr("error: {message}", message=message), file=sys.stderr)
+            if args.command == "evaluate":  # named as trec_eval names itself: a script calls it
+                print(tr("mapteach evaluate: error: {message}", message=message), file=sys.stderr)
+            else:
+                print(tr("error: {message}", message=message), file=sys.stderr)
             return 2
     for warning in caught:
         print(tr("warning: {message}", message=warning.message), file=sys.stderr)

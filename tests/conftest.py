@@ -9,6 +9,7 @@ sets it). ``CI`` alone chooses nothing here.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import tempfile
 from collections.abc import Iterator
@@ -18,6 +19,17 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.browser import harness
+
+_BUILD = Path(__file__).resolve().parents[1] / "tools" / "trec_eval_build.py"
+_build_spec = importlib.util.spec_from_file_location("trec_eval_build", _BUILD)
+assert _build_spec is not None and _build_spec.loader is not None
+trec_eval_build = importlib.util.module_from_spec(_build_spec)
+_build_spec.loader.exec_module(trec_eval_build)
+NO_TREC_EVAL_SOURCE = (
+    "trec_eval's source is not at ../shared/data/trec_eval-src.tar.gz (or "
+    "$MAPTEACH_TREC_EVAL_SRC): the cross-checks against the binary skip; the golden tests "
+    "on tests/data/trec_eval still run"
+)
 
 UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 PROFILES = {
@@ -57,3 +69,23 @@ def chromium() -> Iterator:
     harness.require_browser()
     with harness.chromium() as browser:
         yield browser
+
+
+def _trec_eval(precise: bool) -> Path:
+    """The binary built from trec_eval's tarball; skip without the tarball, fail if make fails."""
+    binary = trec_eval_build.build_trec_eval(precise)
+    if binary is None:
+        pytest.skip(NO_TREC_EVAL_SOURCE)
+    return binary
+
+
+@pytest.fixture(scope="session")
+def trec_eval_bin() -> Path:
+    """trec_eval 10, as built from ``../shared/data/trec_eval-src.tar.gz`` (4 decimals)."""
+    return _trec_eval(precise=False)
+
+
+@pytest.fixture(scope="session")
+def trec_eval_precise_bin() -> Path:
+    """The same trec_eval, printing every value as ``%.12f``: for comparisons to 1e-9."""
+    return _trec_eval(precise=True)

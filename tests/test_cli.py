@@ -40,7 +40,7 @@ def test_evaluate_table_per_query(files):
     assert lines[0].split() == ["AP", "P@2", "R", "retrieved"]
     assert lines[2].split() == ["q1", "0.5556", "0.5000", "3", "3"]
     assert lines[-1].split() == ["all", "0.7778", "0.5000", "4", "4"]
-    assert "1 queries of the run have no judgments" in done.stderr
+    assert "1 query of the run has no judgments" in done.stderr
 
 
 def test_evaluate_json_and_csv(files):
@@ -68,10 +68,22 @@ def test_trace_prints_the_arithmetic():
     [
         (("trace", "1,0,2"), "error: labels[2] (rank 3) is 2"),
         (("trace", "1,x"), "error: labels must be comma-separated 0/1 values"),
-        (("evaluate", "/nonexistent/q", "/nonexistent/r"), "error: /nonexistent/q: no such qrels"),
-        (("evaluate", "/nonexistent/q", "/"), "error: /nonexistent/q: no such qrels file"),
-        (("evaluate", "/", "/nonexistent/r"), "error: /: is a directory, not a qrels file."),
-        (("evaluate", "-", "-"), "error: only one of the qrels and the run can be read from"),
+        (
+            ("evaluate", "/nonexistent/q", "/nonexistent/r"),
+            "mapteach evaluate: error: /nonexistent/q: no such qrels",
+        ),
+        (
+            ("evaluate", "/nonexistent/q", "/"),
+            "mapteach evaluate: error: /nonexistent/q: no such qrels file",
+        ),
+        (
+            ("evaluate", "/", "/nonexistent/r"),
+            "mapteach evaluate: error: /: is a directory, not a qrels file.",
+        ),
+        (
+            ("evaluate", "-", "-"),
+            "mapteach evaluate: error: only one of the qrels and the run can be read from",
+        ),
     ],
 )
 def test_errors_exit_2_with_one_line_and_no_traceback(args, fragment):
@@ -204,7 +216,7 @@ def test_a_query_named_all_keeps_its_own_line(tmp_path):
         text=True,
         check=True,
     ).stdout.splitlines()
-    assert out[1:] == ["all,1.0000,1,1", "q2,0.5000,1,2", "all,0.7500,2,3"]
+    assert out[1:] == ["all,1.0,1,1", "q2,0.5,1,2", "all,0.75,2,3"]
 
 
 def test_json_output_is_strict_json_when_a_mean_is_undefined(tmp_path):
@@ -233,3 +245,142 @@ def test_json_output_is_strict_json_when_a_mean_is_undefined(tmp_path):
         check=True,
     ).stdout
     assert json.loads(out, parse_constant=lambda name: pytest.fail(name))["mean"] == {"AP": None}
+
+
+def test_csv_and_json_keep_every_digit_and_counts_are_integers(files):
+    csv = mapteach("evaluate", *files, "-m", "AP", "-m", "num_ret", "--format", "csv", "-q")
+    rows = [text.split(",") for text in csv.stdout.splitlines()[1:]]
+    assert [row[0] for row in rows] == ["q1", "q2", "all"]
+    assert [row[2:] for row in rows] == [["3", "3", "3"], ["1", "1", "1"], ["4", "4", "4"]]
+    q1, _, mean = (float(row[1]) for row in rows)
+    assert rows[0][1].startswith("0.555555555555555")  # AP (1/1 + 2/3) / 3, every digit
+    assert q1 == pytest.approx(5 / 9, abs=1e-15) and rows[1][1] == "1.0"
+    assert mean == pytest.approx((5 / 9 + 1) / 2, abs=1e-15)
+    payload = json.loads(mapteach("evaluate", *files, "-m", "num_ret", "--format", "json").stdout)
+    assert payload["mean"] == {"num_ret": 4} and isinstance(payload["mean"]["num_ret"], int)
+
+
+def test_a_geometric_mean_names_its_column(files):
+    csv = mapteach("evaluate", *files, "-m", "map", "--aggregate", "gm", "--format", "csv")
+    header, row = csv.stdout.splitlines()
+    assert header == "query_id,gm_map,R,retrieved"
+    assert row.startswith("all,") and row.endswith(",4,4")
+    assert float(row.split(",")[1]) == pytest.approx((5 / 9) ** 0.5, abs=1e-15)
+    payload = json.loads(
+        mapteach("evaluate", *files, "-m", "map", "--aggregate", "gm", "--format", "json").stdout
+    )
+    assert payload["mean"] == {"gm_map": pytest.approx((5 / 9) ** 0.5)}
+
+
+def test_a_judged_query_missing_from_the_run_stops_unless_c(files, tmp_path):
+    qrels = tmp_path / "more-qrels.txt"
+    qrels.write_text(QRELS + "q3 0 z 1\n")
+    _, run = files
+    stopped = mapteach("evaluate", str(qrels), run, "-m", "AP", "--format", "trec")
+    assert stopped.returncode == 2 and stopped.stdout == ""
+    assert len(stopped.stderr.splitlines()) == 1 and "q3" in stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    zero = mapteach("evaluate", str(qrels), run, "-m", "AP", "-c", "--format", "json")
+    assert json.loads(zero.stdout)["mean"]["AP"] == pytest.approx((5 / 9 + 1 + 0) / 3)
+    same = mapteach(
+        "evaluate", str(qrels), run, "-m", "AP", "--missing", "zero", "--format", "json"
+    )
+    assert same.stdout == zero.stdout
+    ignored = mapteach("evaluate", str(qrels), run, "-m", "AP", "--missing", "ignore")
+    assert ignored.returncode == 0 and "q3" in ignored.stderr
+
+
+def test_trec_evals_flags_glued_as_it_writes_them(files):
+    glued = mapteach("evaluate", *files, "-m", "P.1,2", "-M1", "-l2", "-q", "--format", "trec")
+    spaced = mapteach(
+        "evaluate", *files, "-m", "P.1,2", "-M", "1", "-l", "2", "-q", "--format", "trec"
+    )
+    assert glued.returncode == 0, glued.stderr
+    assert glued.stdout == spaced.stdout
+    # -l 2: only q2's x is relevant; -M 1 keeps each query's first result; P.1,2 is two lines
+    assert [text.split("\t") for text in glued.stdout.splitlines()] == [
+        ["P_1                   ", "q1", "0.0000"],
+        ["P_2                   ", "q1", "0.0000"],
+        ["P_1                   ", "q2", "1.0000"],
+        ["P_2                   ", "q2", "0.5000"],
+        ["P_1                   ", "all", "0.5000"],
+        ["P_2                   ", "all", "0.2500"],
+    ]
+
+
+def test_trec_format_defaults_to_trec_evals_measures(files):
+    done = mapteach("evaluate", *files, "--format", "trec")
+    assert done.returncode == 0, done.stderr
+    names = [text.split()[0] for text in done.stdout.splitlines()]
+    assert names[:10] == [
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+        "recip_rank",
+    ]  # fmt: skip
+    assert names[10:] == [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)] + [
+        f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    ]
+    assert done.stdout.splitlines()[0] == "runid                 \tall\ts"
+    assert mapteach("evaluate", *files, "--format", "trec", "-m", "official").stdout == done.stdout
+
+
+def test_trec_format_imports_no_pandas(files):
+    script = (
+        "import sys; from mapteach.cli import main; code = main(sys.argv[1:]); "
+        "sys.stderr.write(repr(sorted({'pandas', 'scipy', 'matplotlib'} & set(sys.modules))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "evaluate", *files, "--format", "trec", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "\nrunid  " in done.stdout
+    assert done.stderr.endswith("[]"), done.stderr
+
+
+def test_help_says_what_the_trec_eval_options_do():
+    text = " ".join(mapteach("evaluate", "--help").stdout.split())
+    assert "-c the same as --missing zero (trec_eval -c)" in text
+    assert "(default: error)" in text and "as trec_eval 10 does" in text
+    assert "--format {table,csv,json,trec}" in text
+
+
+def test_a_trec_eval_measure_given_twice_keeps_the_first_cutoffs_as_trec_eval(files):
+    def names(*measures: str) -> list[str]:
+        done = mapteach("evaluate", *files, *measures, "--format", "csv")
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[0].split(",")[1:-2]
+
+    assert names("-m", "P.5", "-m", "P.10") == ["P.5"]  # trec_eval prints P_5 alone
+    assert names("-m", "P", "-m", "P.5", "-m", "map", "-m", "map") == ["P.5", "map"]
+    official = names("-m", "official", "-m", "P.10")
+    assert official[-1] == "P.10" and "P_5" not in official and official.count("map") == 1
+    repeated = mapteach("evaluate", *files, "-m", "P@10", "-m", "P@10")
+    assert repeated.returncode == 2 and "give each measure once" in repeated.stderr
+
+
+def test_two_measures_under_one_column_stop_with_one_line(files):
+    for output in ("csv", "json", "table"):
+        done = mapteach(
+            "evaluate", *files, "--aggregate", "gm", "-m", "map", "-m", "gm_map", "--format", output
+        )
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith(
+            "mapteach evaluate: error: two measures print as the column gm_map"
+        )
+        assert len(done.stderr.splitlines()) == 1
+
+
+def test_help_says_how_m_picks_the_first_n_results():
+    text = " ".join(mapteach("evaluate", "--help").stdout.split())
+    assert "first N results in trec_eval's order (by score, ties by document id" in text
+    assert "the rank column is ignored" in text
+
+
+def test_evaluate_names_itself_in_its_error_line_the_other_commands_do_not(files):
+    qrels, _ = files
+    done = mapteach("evaluate", qrels, "/nonexistent/r")
+    assert done.returncode == 2 and done.stderr.startswith("mapteach evaluate: error: ")
+    done = mapteach("--lang", "zh", "evaluate", qrels, "/nonexistent/r")
+    assert done.returncode == 2 and done.stderr.startswith("mapteach evaluate：错误：")
+    assert mapteach("trace", "1,x").stderr.startswith("error: labels")

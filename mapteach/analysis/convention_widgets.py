@@ -52,13 +52,14 @@ class ConventionSwitches:
 
     #: Each drop-down's choices, read-only, taken from the option vocabularies. The
     #: denominator offers R against the hits retrieved, the contrast article 003 draws;
-    #: an empty query offers no "error", which a drop-down could only show as a traceback.
+    #: an empty query offers no "error", which a drop-down could only show as a traceback,
+    #: nor does a missing query (trec_eval 9's "ignore" first, then -c's "zero").
     OPTIONS: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         {
             "ties": TIES,
             "denominator": tuple(d for d in DENOMINATORS if d in ("relevant", "retrieved")),
             "no_relevant": tuple(choice for choice in NO_RELEVANT if choice != "error"),
-            "missing": MISSING,
+            "missing": tuple(choice for choice in reversed(MISSING) if choice != "error"),
             "cutoff": ("none", "3", "5", "10"),
         }
     )

@@ -176,7 +176,12 @@ class ConventionSeries(ShownSeries):
     frame = ConventionTable
 
 
-#: Where audit_setups starts: evaluate()'s defaults, which are trec_eval's behaviour.
+#: What the settings and audit_setups start from, besides evaluate()'s defaults: judged
+#: queries the run lacks left out, as trec_eval 9 and pytrec_eval do (trec_eval 10, and
+#: evaluate() by default, stop with an error instead), so that every setting has a MAP.
+_TREC_EVAL_9: Mapping[str, Any] = MappingProxyType({"missing": "ignore"})
+
+#: Where audit_setups starts: evaluate()'s defaults, with trec_eval 9's missing queries.
 _DEFAULT_SETUP: Mapping[str, Any] = MappingProxyType(
     {
         "relevance_threshold": 1,
@@ -184,7 +189,7 @@ _DEFAULT_SETUP: Mapping[str, Any] = MappingProxyType(
         "cutoff": None,
         "denominator": "relevant",
         "no_relevant": "zero",
-        "missing": "ignore",
+        **_TREC_EVAL_9,
     }
 )
 
@@ -388,8 +393,8 @@ def compare_conventions(qrels: Any, run: Any) -> ConventionTable:
     rows = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        for name, (options, explains) in SETTINGS.items():
-            table = evaluate(judged_frame, run_frame, ["AP"], **options)
+        for name, (options, explains) in SETTINGS.items():  # each switch from trec_eval 9's
+            table = evaluate(judged_frame, run_frame, ["AP"], **{**_TREC_EVAL_9, **options})
             rows[name] = _row(table["AP"].to_dict(), table["AP"].mean(), "mapteach", explains)
     with warnings.catch_warnings():  # the peers' own warnings (numba compiling, sklearn)
         warnings.simplefilter("ignore")

@@ -294,7 +294,7 @@ class ArrangeExercise(Exercise):
         exact = target / per_hit
         if abs(exact - round(exact)) > 1e-9:
             return None
-        hits, needed = sum(labels[: measure.k]), round(exact)
+        hits, needed = sum(labels[: int(measure.k)]), round(exact)
         if measure.family == PRECISION.name:
             return ngettext(
                 "{name} is {score:.4f}: {n} relevant result in the top {k}; "

@@ -19,15 +19,17 @@ from mapteach.metrics.curves import (
     hits_needed,
 )
 from mapteach.metrics.declaration import Declaration
+from mapteach.metrics.err import expected_reciprocal_rank
 from mapteach.metrics.gmap import GM_FLOOR, geometric_mean
 from mapteach.metrics.hit import hit_at_k
 from mapteach.metrics.judged import judged_at_k
 from mapteach.metrics.micro_average import micro_precision_at_k, micro_recall_at_k
-from mapteach.metrics.names import parse_measure
+from mapteach.metrics.names import parse_measure, parse_trec_eval
 from mapteach.metrics.ndcg import ndcg_at_k
 from mapteach.metrics.options import DENOMINATORS, ELEVEN_POINT, GAINS, NO_RELEVANT
 from mapteach.metrics.precision import precision_at_k
 from mapteach.metrics.r_precision import r_precision
+from mapteach.metrics.rbp import rank_biased_precision
 from mapteach.metrics.recall import recall_at_k
 from mapteach.metrics.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
 from mapteach.metrics.registry import REGISTRY, measures_markdown
@@ -44,6 +46,7 @@ __all__ = [
     "bpref",
     "eleven_point_average_precision",
     "eleven_point_precisions",
+    "expected_reciprocal_rank",
     "geometric_mean",
     "hit_at_k",
     "hits_needed",
@@ -58,8 +61,10 @@ __all__ = [
     "num_relevant_retrieved",
     "num_retrieved",
     "parse_measure",
+    "parse_trec_eval",
     "precision_at_k",
     "r_precision",
+    "rank_biased_precision",
     "recall_at_k",
     "reciprocal_rank",
 ]

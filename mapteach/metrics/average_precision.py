@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from mapteach.i18n import N_
 from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics.batch import RankedEntries, per_query, ratio, relevant_hits
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.declaration import REL, TREC_EVAL_CUTOFFS, Declaration, Parameters
 from mapteach.metrics.options import DENOMINATORS, NO_RELEVANT, Denominator, NoRelevant
 from mapteach.metrics.ties import TieGroups, sum_per_query, within_cutoff
 from mapteach.metrics.validation import (
@@ -267,14 +267,17 @@ def batch_average_precision(
 
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
     return batch_average_precision(
-        entries, k=parameters.k, threshold=parameters.threshold, denominator=parameters.denominator
+        entries,
+        k=parameters.rank_cutoff,
+        threshold=parameters.threshold,
+        denominator=parameters.denominator,
     )
 
 
 def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
     """Each row's expected share of AP's sum (see :mod:`mapteach.metrics.ties`), over the
     divisor."""
-    k = parameters.k
+    k = parameters.rank_cutoff
     n_g, r_g, rank = groups.size[groups.of_row], groups.hits[groups.of_row], entries.rank
     offset = groups.offset(rank)
     expected_hits = (
@@ -305,4 +308,6 @@ AVERAGE_PRECISION = Declaration(
     trec_eval_cut="map_cut",
     aliases=("MAP",),
     ap_type=True,
+    params={"rel": REL},
+    trec_eval_cutoffs=TREC_EVAL_CUTOFFS,
 )

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RankedEntries",
+    "at_threshold",
     "batch_scores",
     "ideal_ranking",
     "judgments",
@@ -40,6 +41,7 @@ __all__ = [
     "ranks_within",
     "ratio",
     "relevant_hits",
+    "relevant_total",
 ]
 
 
@@ -279,6 +281,67 @@ def relevant_hits(
     return query[within], rank[within], hits[within]
 
 
+def relevant_found(
+    entries: RankedEntries, threshold: int, depth: int | np.ndarray | None = None
+) -> np.ndarray:
+    """How many relevant entries each query has within rank ``depth`` (all, without one).
+
+    ``depth`` is one cutoff for every query (P@k, R@k), one per query (Rprec's R), or
+    None for the whole list (SetP, SetR, num_rel_ret): the hit count those measures share.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.metrics.batch import RankedEntries, relevant_found
+    >>> entries = RankedEntries.from_lists([[1, 0, 1, 1], [0, 1]])
+    >>> relevant_found(entries, 1).tolist(), relevant_found(entries, 1, 3).tolist()
+    ([3, 1], [2, 1])
+    >>> relevant_found(entries, 1, np.array([1, 1])).tolist()  # a depth per query
+    [1, 0]
+    """
+    relevant = entries.grade >= threshold
+    query, rank = entries.query[relevant], entries.rank[relevant]
+    if depth is not None:
+        query = query[rank <= (depth[query] if isinstance(depth, np.ndarray) else depth)]
+    return per_query(entries, query)
+
+
+def relevant_total(entries: RankedEntries, threshold: int) -> np.ndarray:
+    """R of each query at another ``threshold``: its judged grades >= threshold, from the ideal.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, relevant_total
+    >>> relevant_total(RankedEntries.from_lists([[2, 1, 0], [1]]), 2).tolist()
+    [1, 0]
+    """
+    relevant = entries.ideal_gain >= threshold
+    return np.bincount(entries.ideal_query[relevant], minlength=entries.n_queries)
+
+
+def at_threshold(entries: RankedEntries, threshold: int) -> RankedEntries:
+    """The entries with R (and Bpref's N) counted at another ``threshold``: a measure's ``rel``.
+
+    N moves by what R does: the judged documents with a grade >= 0 are N + R at
+    any threshold.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, at_threshold
+    >>> entries = RankedEntries.from_lists([[2, 1, 0]], judged=[[1, 1, 1]])
+    >>> entries.n_relevant.tolist(), entries.n_nonrelevant.tolist()
+    ([2], [1])
+    >>> moved = at_threshold(entries, 2)
+    >>> moved.n_relevant.tolist(), moved.n_nonrelevant.tolist()
+    ([1], [2])
+    """
+    n_relevant = relevant_total(entries, threshold)
+    n_nonrelevant = entries.n_nonrelevant
+    if n_nonrelevant is not None:
+        n_nonrelevant = n_nonrelevant + entries.n_relevant - n_relevant
+    return replace(entries, n_relevant=n_relevant, n_nonrelevant=n_nonrelevant)
+
+
 def judgments(entries: RankedEntries, family: str) -> tuple[np.ndarray, np.ndarray]:
     """The entries' judged flags and each query's N; raise, naming ``family``, if absent.
 
@@ -306,7 +369,8 @@ def batch_scores(
 ) -> dict[str, np.ndarray]:
     """Every measure for every query, keyed by the measure's canonical name.
 
-    Each measure is scored by the kernel its declaration names.
+    Each measure is scored by the kernel its declaration names, with its own
+    parameters; a measure given its own ``rel`` (``P(rel=2)@10``) counts R at it.
 
     Parameters
     ----------
@@ -333,10 +397,17 @@ def batch_scores(
     >>> scores = batch_scores(entries, [parse_measure("AP"), parse_measure("P@2")])
     >>> {name: values.round(4).tolist() for name, values in scores.items()}
     {'AP': [0.8056, 0.5], 'P@2': [0.5, 0.5]}
+
+    P@2 beside P(rel=2)@2 in one call, on grades:
+
+    >>> graded = RankedEntries.from_lists([[2, 1, 0]])
+    >>> measures = [parse_measure("P@2"), parse_measure("P(rel=2)@2")]
+    >>> {name: values.tolist() for name, values in batch_scores(graded, measures).items()}
+    {'P@2': [1.0], 'P(rel=2)@2': [0.5]}
     """
-    return {
-        measure.name: measure.declaration.kernel(
-            entries, measure.parameters(threshold=threshold, denominator=denominator)
-        )
-        for measure in measures
-    }
+    scores = {}
+    for measure in measures:
+        parameters = measure.parameters(threshold=threshold, denominator=denominator)
+        own = at_threshold(entries, parameters.threshold) if parameters.own_threshold else entries
+        scores[measure.name] = measure.declaration.kernel(own, parameters)
+    return scores

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from mapteach.i18n import N_
 from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics.batch import RankedEntries, judgments, per_query, ratio
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.declaration import REL, Declaration, Parameters
 from mapteach.metrics.ties import TieGroups
 from mapteach.metrics.validation import as_labels, as_n_relevant
 
@@ -206,4 +206,5 @@ BPREF = Declaration(
     trec_eval="bpref",
     aliases=("BPref",),
     reads_judged=True,
+    params={"rel": REL},
 )

@@ -1,11 +1,13 @@
-"""The counts trec_eval prints beside every measure: ``num_ret``, ``num_rel``, ``num_rel_ret``.
+"""The counts trec_eval prints beside every measure: ``num_q``, ``num_ret``, ``num_rel``,
+``num_rel_ret``.
 
 Not measures of quality but the numbers to check first: a run that retrieved
 nothing for a query, or a query with no relevant document, explains many a
 surprising mean. Over queries they are summed, as trec_eval and ir_measures
-(NumRet, NumRel, NumRelRet) report them. The module also holds their batch kernels
-and their declarations; no order of a tie changes a count, so each kernel is its own
-tie-aware expectation.
+(NumQ, NumRet, NumRel, NumRelRet) report them: NumQ is 1 per scored query, so its sum is
+the number of queries the means are taken over (trec_eval prints it for ``all`` only).
+The module also holds their batch kernels and their declarations; no order of a tie
+changes a count, so each kernel is its own tie-aware expectation.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
-from mapteach.metrics.batch import RankedEntries, per_query, relevant_hits
+from mapteach.metrics.batch import RankedEntries, relevant_found
 from mapteach.metrics.declaration import Declaration, Expectation, Kernel, Parameters
 from mapteach.metrics.validation import as_labels, as_n_relevant
 
 __all__ = [
+    "NUM_Q",
     "NUM_REL",
     "NUM_REL_RET",
     "NUM_RET",
+    "batch_num_queries",
     "batch_num_relevant",
     "batch_num_relevant_retrieved",
     "batch_num_retrieved",
@@ -97,6 +101,19 @@ def num_relevant_retrieved(labels: ArrayLike) -> int:
     return int(as_labels(labels).sum())
 
 
+def batch_num_queries(entries: RankedEntries) -> np.ndarray:
+    """NumQ of every query: 1, so that the sum over queries counts them.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.counts import batch_num_queries
+    >>> batch_num_queries(RankedEntries.from_lists([[1, 0, 0], []])).tolist()
+    [1.0, 1.0]
+    """
+    return np.ones(entries.n_queries)
+
+
 def batch_num_retrieved(entries: RankedEntries) -> np.ndarray:
     """NumRet of every query: the length of its list.
 
@@ -134,8 +151,11 @@ def batch_num_relevant_retrieved(entries: RankedEntries, *, threshold: int = 1) 
     >>> batch_num_relevant_retrieved(entries).tolist()
     [2.0, 0.0]
     """
-    query, _, _ = relevant_hits(entries, threshold, None)
-    return per_query(entries, query).astype(float)
+    return relevant_found(entries, threshold).astype(float)
+
+
+def _num_queries(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+    return batch_num_queries(entries)
 
 
 def _num_retrieved(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
@@ -154,6 +174,18 @@ def _order_free(kernel: Kernel) -> Expectation:
     """A count's tie-aware expectation: no order of a tie changes it, so it is the kernel."""
     return lambda entries, groups, parameters: kernel(entries, parameters)
 
+
+#: NumQ: trec_eval's ``num_q``.
+NUM_Q = Declaration(
+    name="NumQ",
+    description=N_("queries scored: 1 per query, summed over queries"),
+    cutoff="none",
+    score=lambda labels, r, k: 1.0,
+    kernel=_num_queries,
+    expectation=_order_free(_num_queries),
+    trec_eval="num_q",
+    combine="sum",
+)
 
 #: NumRet: trec_eval's ``num_ret``.
 NUM_RET = Declaration(

@@ -15,8 +15,11 @@ __all__ = [
     "curve_arrays",
     "eleven_point_average_precision",
     "eleven_point_precisions",
+    "hits_at_levels",
     "hits_needed",
     "interpolated_precision",
+    "mean_from_the_top",
+    "precisions_at_levels",
 ]
 
 #: The recall levels 0.0, 0.1, ..., 1.0, as the same doubles as trec_eval's literals.
@@ -105,7 +108,40 @@ def hits_needed(n_relevant: int, *, convention: ElevenPoint = "iir") -> np.ndarr
     check_choice(convention, ELEVEN_POINT, name="convention")
     if convention == "iir":
         return -(-np.arange(11) * r // 10)  # ceil(L x R) in whole numbers: exact
-    scaled = ELEVEN_LEVELS * r
+    return hits_at_levels(ELEVEN_LEVELS, r, convention=convention)
+
+
+def hits_at_levels(
+    levels: ArrayLike, n_relevant: ArrayLike, *, convention: ElevenPoint = "trec_eval_10"
+) -> np.ndarray:
+    """How many relevant documents recall ``levels`` ask for, for any levels and Rs at once.
+
+    The arrays broadcast: one level for many queries (the batch kernels), or many
+    levels for one R. Inputs are trusted (:func:`hits_needed` checks its own).
+
+    Parameters
+    ----------
+    levels : array of float
+        Recall levels, such as 0.25.
+    n_relevant : array of int
+        R of each query.
+    convention : {"iir", "trec_eval_9", "trec_eval_10"}, default "trec_eval_10"
+        ``"iir"``: the least whole number >= L x R in doubles (ceil); the others as
+        :func:`hits_needed`.
+
+    Returns
+    -------
+    numpy.ndarray of int
+
+    Examples
+    --------
+    >>> from mapteach.metrics.curves import hits_at_levels
+    >>> hits_at_levels(0.25, [1, 2, 3, 10]).tolist()  # lround(0.25, 0.5, 0.75, 2.5)
+    [0, 1, 1, 3]
+    """
+    scaled = np.asarray(levels, dtype=float) * np.asarray(n_relevant)
+    if convention == "iir":
+        return np.ceil(scaled).astype(int)
     if convention == "trec_eval_9":
         return np.trunc(scaled + 0.9).astype(int)  # C's (long)(L * R + 0.9)
     whole = np.floor(scaled)
@@ -163,11 +199,68 @@ def eleven_point_precisions(
     """
     y = as_labels(labels)
     r = as_n_relevant(n_relevant, int(y.sum()))
-    check_choice(convention, ELEVEN_POINT, name="convention")
+    return _precisions_reaching(y, r, hits_needed(r, convention=convention))
+
+
+def _precisions_reaching(y: np.ndarray, r: int, needed: np.ndarray) -> np.ndarray:
+    """Interpolated precision where the list first holds each ``needed`` relevant documents."""
     recall, precision = curve_arrays(y, r)
     # the first rank holding the needed relevant documents; y.size where there is none
-    reached = np.searchsorted(np.cumsum(y), hits_needed(r, convention=convention), side="left")
+    reached = np.searchsorted(np.cumsum(y), needed, side="left")
     return np.r_[interpolated_precision(recall, precision), 0.0][reached]
+
+
+def precisions_at_levels(
+    labels: ArrayLike,
+    levels: ArrayLike,
+    *,
+    n_relevant: int | None = None,
+    convention: ElevenPoint = "trec_eval_10",
+) -> np.ndarray:
+    """Interpolated precision at any recall levels: trec_eval's ``iprec_at_recall.L``.
+
+    :func:`eleven_point_precisions` at the levels given instead of 0.0, 0.1, ..., 1.0;
+    by default with trec_eval 10's ``lround(L * R)`` relevant documents per level.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1} or bool
+        Relevance of each result, best-ranked first.
+    levels : sequence of float
+        Recall levels, each >= 0 (a level above 1 asks for more than R: 0).
+    n_relevant : int, optional
+        R, the query's total relevant documents. Default: the hits in ``labels``.
+    convention : {"iir", "trec_eval_9", "trec_eval_10"}, default "trec_eval_10"
+        How many relevant documents reach each level (:func:`hits_at_levels`).
+
+    Returns
+    -------
+    numpy.ndarray
+        One interpolated precision per level, in the order given.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`eleven_point_precisions`; ``ValueError`` also for a negative or
+        non-finite level.
+
+    Examples
+    --------
+    Article 003's query B: relevant at ranks 1 and 3 (P = 1/1, 2/3), R = 3. Recall 0.25
+    asks for lround(0.75) = 1 relevant document, 0.5 for lround(1.5) = 2, 1.0 for 3,
+    which the list never finds:
+
+    >>> from mapteach.metrics.curves import precisions_at_levels
+    >>> precisions_at_levels([1, 0, 1, 0], [0.25, 0.5, 1.0], n_relevant=3).round(4).tolist()
+    [1.0, 0.6667, 0.0]
+    """
+    y = as_labels(labels)
+    r = as_n_relevant(n_relevant, int(y.sum()))
+    check_choice(convention, ELEVEN_POINT, name="convention")
+    at = np.asarray(levels, dtype=float).reshape(-1)
+    if not np.all(np.isfinite(at) & (at >= 0)):
+        raise ValueError(f"recall levels must be finite numbers >= 0; got {at.tolist()}.")
+    return _precisions_reaching(y, r, hits_at_levels(at, r, convention=convention))
 
 
 def eleven_point_average_precision(
@@ -218,5 +311,20 @@ def eleven_point_average_precision(
     0.8636
     """
     points = eleven_point_precisions(labels, n_relevant=n_relevant, convention=convention)
-    # added from recall 1.0 down, as trec_eval adds them, so that the bits agree
+    return mean_from_the_top(points)
+
+
+def mean_from_the_top(points: np.ndarray) -> float:
+    """The mean of the interpolated precisions at rising recall levels, as trec_eval takes it.
+
+    Added from the highest level down, as trec_eval's ``11pt_avg`` adds them, so that
+    the bits agree.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.metrics.curves import mean_from_the_top
+    >>> mean_from_the_top(np.array([1.0, 0.5, 0.0]))
+    0.5
+    """
     return sum_in_rank_order(points[::-1]) / points.size

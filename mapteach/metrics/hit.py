@@ -6,8 +6,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
-from mapteach.metrics.batch import RankedEntries, per_query, relevant_hits
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.batch import RankedEntries, relevant_found
+from mapteach.metrics.declaration import REL, Declaration, Parameters
 from mapteach.metrics.ties import TieGroups, log_comb
 from mapteach.metrics.validation import as_k, as_labels
 
@@ -75,12 +75,11 @@ def batch_hit(entries: RankedEntries, k: int, *, threshold: int = 1) -> np.ndarr
     >>> batch_hit(RankedEntries.from_lists([[0, 0, 1], [1]]), 2).tolist()
     [0.0, 1.0]
     """
-    query, _, _ = relevant_hits(entries, threshold, k)
-    return (per_query(entries, query) > 0).astype(float)
+    return (relevant_found(entries, threshold, k) > 0).astype(float)
 
 
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_hit(entries, as_k(parameters.k), threshold=parameters.threshold)
+    return batch_hit(entries, as_k(parameters.rank_cutoff), threshold=parameters.threshold)
 
 
 def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
@@ -89,7 +88,7 @@ def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters)
     A group of n holding r relevant documents shows s of its ranks within the
     cutoff; none of them is relevant with probability C(n - r, s) / C(n, s).
     """
-    seen = np.minimum(groups.size, as_k(parameters.k) - groups.above).clip(min=0)
+    seen = np.minimum(groups.size, as_k(parameters.rank_cutoff) - groups.above).clip(min=0)
     log_none = log_comb(groups.size - groups.hits, seen, groups.log_factorial) - log_comb(
         groups.size, seen, groups.log_factorial
     )
@@ -116,4 +115,6 @@ SUCCESS = Declaration(
     expectation=_expected,
     trec_eval_cut="success",
     aliases=("Hit",),
+    params={"rel": REL},
+    trec_eval_cutoffs=(1, 5, 10),
 )

@@ -4,6 +4,12 @@ Not a measure of the run's quality but of the qrels' coverage of it: measures
 that read unjudged documents as non-relevant (AP, P@k, nDCG) are only as
 trustworthy as this rate is high. trec_eval has no such measure. The module also
 holds its batch kernel, its tie-aware expectation and its declaration.
+
+Which of several tied documents sit above the cutoff follows the evaluation's
+``ties`` option, as for every measure. ir_measures' own Judged ranks a tie by
+document id ascending (its judged provider sorts by ``(-score, doc_id)``; not
+the input order): that is ``ties="ir_measures"``. The default, ``"trec_eval"``,
+takes document id descending, so a tie across rank k can count other documents.
 """
 
 from __future__ import annotations
@@ -100,13 +106,13 @@ def batch_judged(entries: RankedEntries, *, k: int | None = None) -> np.ndarray:
 
 
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_judged(entries, k=parameters.k)
+    return batch_judged(entries, k=parameters.rank_cutoff)
 
 
 def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
     """Expected judged rows within the cutoff over min(k, list length): each row counts
     its group's share of judged documents."""
-    k = parameters.k
+    k = parameters.rank_cutoff
     judged, _ = judgments(entries, "Judged")
     share = np.bincount(groups.of_row, weights=judged.astype(float)) / groups.size
     found = sum_per_query(entries, np.where(within_cutoff(entries, k), share[groups.of_row], 0.0))
@@ -119,10 +125,13 @@ def _score(labels: np.ndarray, r: int, k: int | None) -> float:
     return judged_at_k(np.ones(labels.size, bool), k)
 
 
-#: Judged@k, as ir_measures has it.
+#: Judged@k, as ir_measures has it; ir_measures' tie order is ``ties="ir_measures"``.
 JUDGED = Declaration(
     name="Judged",
-    description=N_("judgment rate: share of the top k (or of a shorter list) that the qrels judge"),
+    description=N_(
+        "judgment rate: share of the top k (or of a shorter list) that the qrels judge; "
+        "ties as ir_measures ranks them with ties='ir_measures' (document id ascending)"
+    ),
     cutoff="optional",
     score=_score,
     kernel=_kernel,

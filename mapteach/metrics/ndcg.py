@@ -6,19 +6,29 @@ The module also holds nDCG's batch kernel, its tie-aware expectation and its dec
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
 from mapteach.metrics._sums import sum_in_rank_order
-from mapteach.metrics.batch import RankedEntries, per_query, ranks_within, ratio
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.batch import (
+    RankedEntries,
+    ideal_ranking,
+    per_query,
+    ranks_within,
+    ratio,
+)
+from mapteach.metrics.declaration import TREC_EVAL_CUTOFFS, Declaration, Param, Parameters
 from mapteach.metrics.options import GAINS, Gain
+from mapteach.metrics.params import gains_map
 from mapteach.metrics.ties import TieGroups, sum_per_query, within_cutoff
 from mapteach.metrics.validation import as_gains, as_k, check_choice
 
-__all__ = ["NDCG", "batch_ndcg", "gain_values", "ideal_dcg", "ndcg_at_k"]
+__all__ = ["NDCG", "batch_ndcg", "gain_values", "ideal_dcg", "ndcg_at_k", "with_gains"]
 
 
 def _dcg(gains: np.ndarray) -> float:
@@ -176,30 +186,110 @@ def batch_ndcg(entries: RankedEntries, *, k: int | None = None) -> np.ndarray:
     return ratio(dcg, ideal_dcg(entries, k))
 
 
+def _mapped(
+    grade: np.ndarray, params: Mapping[str, Any], judged: np.ndarray | None = None
+) -> np.ndarray:
+    """The gain of each grade under nDCG's ``gains`` map and ``dcg`` formulation.
+
+    A gain for grade 0 goes to the judged documents of grade 0 alone (``judged``; all
+    of them when None): an unjudged document gains nothing, as in trec_eval.
+    """
+    gain = grade.astype(float)
+    if params.get("gains") is not None:
+        gain = np.maximum(gain, 0.0)  # a negative grade is trec_eval's unjudged: no gain
+        for level, value in gains_map(params["gains"]).items():
+            at_level = grade == level
+            if level == 0 and judged is not None:
+                at_level &= judged
+            gain = np.where(at_level, value, gain)
+    if params.get("dcg") == "exp-log2":
+        gain = np.exp2(gain) - 1.0
+    return gain
+
+
+def with_gains(entries: RankedEntries, params: Mapping[str, Any]) -> RankedEntries:
+    """The entries with each grade replaced by its gain, the ideal ranking sorted anew.
+
+    trec_eval's gain map (``ndcg.1=3,2=9``) gives each listed grade its gain and
+    every other grade itself, as trec_eval's gain_init.c and ir_measures'
+    ``nDCG(gains=...)`` do; ``dcg="exp-log2"`` then takes 2^gain - 1 (ir_measures).
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries
+    >>> from mapteach.metrics.ndcg import with_gains
+    >>> entries = with_gains(RankedEntries.from_lists([[1, 2, 4]]), {"gains": "1=3,2=9"})
+    >>> entries.grade.tolist(), entries.ideal_gain.tolist()
+    ([3.0, 9.0, 4.0], [9.0, 4.0, 3.0])
+    """
+    if params.get("gains") is None and params.get("dcg", "log2") == "log2":
+        return entries
+    ideal_query, ideal_gain = ideal_ranking(
+        entries.ideal_query, _mapped(entries.ideal_gain, params)
+    )
+    return replace(
+        entries,
+        grade=_mapped(entries.grade, params, entries.judged),
+        ideal_query=ideal_query,
+        ideal_gain=ideal_gain,
+    )
+
+
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_ndcg(entries, k=parameters.k)
+    return batch_ndcg(with_gains(entries, parameters.params), k=parameters.rank_cutoff)
 
 
 def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
     """Expected DCG over the ideal DCG: each row holds its group's mean gain."""
-    gain = groups.mean_gain[groups.of_row] / np.log2(entries.rank + 1.0)
-    dcg = sum_per_query(entries, np.where(within_cutoff(entries, parameters.k), gain, 0.0))
-    return ratio(dcg, ideal_dcg(entries, parameters.k))
+    gained = with_gains(entries, parameters.params)
+    mean_gain = (
+        groups.mean_gain
+        if gained is entries
+        else np.bincount(groups.of_row, weights=gained.grade) / groups.size
+    )
+    gain = mean_gain[groups.of_row] / np.log2(entries.rank + 1.0)
+    dcg = sum_per_query(
+        entries, np.where(within_cutoff(entries, parameters.rank_cutoff), gain, 0.0)
+    )
+    return ratio(dcg, ideal_dcg(gained, parameters.rank_cutoff))
 
 
-def _score(labels: np.ndarray, r: int, k: int | None) -> float:
-    # Without a cutoff the ideal ranking holds all R relevant documents.
+def _score(labels: np.ndarray, r: int, k: int | None, **_: Any) -> float:
+    # Without a cutoff the ideal ranking holds all R relevant documents. On 0/1 labels
+    # the gain map and the exp-log2 gain scale the DCG and the ideal DCG alike.
     return ndcg_at_k(labels, k or max(labels.size, r, 1), ideal=np.ones(r))
 
 
-#: nDCG: trec_eval's ``ndcg`` and ``ndcg_cut``.
+#: nDCG: trec_eval's ``ndcg`` (with its gain map) and ``ndcg_cut``.
 NDCG = Declaration(
     name="nDCG",
-    description=N_("normalised discounted cumulative gain, linear gain and log2 discount"),
+    description=N_(
+        "normalised discounted cumulative gain, log2 discount; the gain is the grade, "
+        "2^grade - 1 with dcg='exp-log2', or trec_eval's gain map with gains"
+    ),
     cutoff="optional",
     score=_score,
     kernel=_kernel,
     expectation=_expected,
     trec_eval="ndcg",
     trec_eval_cut="ndcg_cut",
+    params={
+        "dcg": Param(
+            "log2",
+            "str",
+            choices=("log2", "exp-log2"),
+            description=N_("the gain of a grade: the grade (log2), or 2^grade - 1 (exp-log2)"),
+        ),
+        "gains": Param(
+            None,
+            "gains",
+            description=N_(
+                "trec_eval's gain map, such as 1=3,2=9: each listed grade's gain; other "
+                "grades keep their own"
+            ),
+            minimum=0,
+            trec_eval_suffix=True,
+        ),
+    },
+    trec_eval_cutoffs=TREC_EVAL_CUTOFFS,
 )

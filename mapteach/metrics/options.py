@@ -9,7 +9,7 @@ Examples
 >>> from mapteach.metrics import NO_RELEVANT
 >>> from mapteach.metrics.options import TIES
 >>> TIES
-('trec_eval', 'input', 'optimistic', 'pessimistic', 'expected')
+('trec_eval', 'input', 'optimistic', 'pessimistic', 'expected', 'ir_measures')
 >>> NO_RELEVANT
 ('zero', 'skip', 'one', 'error')
 """
@@ -39,7 +39,9 @@ __all__ = [
 #: strings. ``"input"``: the order of the input (a stable sort). ``"optimistic"``
 #: and ``"pessimistic"``: higher (lower) grades first within a tie. ``"expected"``:
 #: the mean over every order of each tied group (McSherry and Najork 2008), exact.
-Ties = Literal["trec_eval", "input", "optimistic", "pessimistic", "expected"]
+#: ``"ir_measures"``: document id ascending, as strings (ir_measures' own measures,
+#: such as Judged@k, sort by score descending, then id).
+Ties = Literal["trec_eval", "input", "optimistic", "pessimistic", "expected", "ir_measures"]
 TIES: tuple[Ties, ...] = get_args(Ties)
 
 #: What a query with no relevant document (R = 0) contributes to MAP.
@@ -49,9 +51,12 @@ TIES: tuple[Ties, ...] = get_args(Ties)
 NoRelevant = Literal["zero", "skip", "one", "error"]
 NO_RELEVANT: tuple[NoRelevant, ...] = get_args(NoRelevant)
 
-#: What happens to a query judged in the qrels but absent from the run:
-#: ``"ignore"`` (trec_eval's default) or ``"zero"`` (trec_eval ``-c``, ir_measures).
-Missing = Literal["ignore", "zero"]
+#: What happens to a query judged in the qrels but absent from the run.
+#: ``"error"``: stop with an error naming the queries, as trec_eval 10 does without
+#: ``-c`` (the default). ``"zero"``: score it 0 on every measure, which counts it in
+#: every mean (trec_eval ``-c``, ir_measures). ``"ignore"``: leave it out of the
+#: results and of every mean, with a warning giving the count.
+Missing = Literal["error", "zero", "ignore"]
 MISSING: tuple[Missing, ...] = get_args(Missing)
 
 #: What AP divides by. ``"relevant"``: R, all relevant documents of the query

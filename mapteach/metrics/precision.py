@@ -6,8 +6,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
-from mapteach.metrics.batch import RankedEntries, per_query, relevant_hits
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.batch import RankedEntries, relevant_found
+from mapteach.metrics.declaration import REL, TREC_EVAL_CUTOFFS, Declaration, Parameters
 from mapteach.metrics.ties import TieGroups, expected_found
 from mapteach.metrics.validation import as_k, as_labels
 
@@ -81,16 +81,15 @@ def batch_precision(entries: RankedEntries, k: int, *, threshold: int = 1) -> np
     >>> batch_precision(RankedEntries.from_lists([[0, 1, 1, 0], [1]]), 3).round(4).tolist()
     [0.6667, 0.3333]
     """
-    query, _, _ = relevant_hits(entries, threshold, k)
-    return per_query(entries, query) / k
+    return relevant_found(entries, threshold, k) / k
 
 
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_precision(entries, as_k(parameters.k), threshold=parameters.threshold)
+    return batch_precision(entries, as_k(parameters.rank_cutoff), threshold=parameters.threshold)
 
 
 def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
-    return expected_found(entries, groups, parameters.k) / as_k(parameters.k)
+    return expected_found(entries, groups, parameters.rank_cutoff) / as_k(parameters.rank_cutoff)
 
 
 def _score(labels: np.ndarray, r: int, k: int | None) -> float:
@@ -106,4 +105,6 @@ PRECISION = Declaration(
     kernel=_kernel,
     expectation=_expected,
     trec_eval_cut="P",
+    params={"rel": REL},
+    trec_eval_cutoffs=TREC_EVAL_CUTOFFS,
 )

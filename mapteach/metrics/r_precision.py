@@ -6,8 +6,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
-from mapteach.metrics.batch import RankedEntries, per_query, ratio, relevant_hits
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.batch import RankedEntries, ratio, relevant_found
+from mapteach.metrics.declaration import REL, Declaration, Parameters
 from mapteach.metrics.ties import TieGroups, expected_found
 from mapteach.metrics.validation import as_labels, as_n_relevant
 
@@ -82,9 +82,7 @@ def batch_r_precision(entries: RankedEntries, *, threshold: int = 1) -> np.ndarr
     >>> batch_r_precision(entries).round(4).tolist()  # 2 hits in the top 3; none in the top 1
     [0.6667, 0.0]
     """
-    query, rank, _ = relevant_hits(entries, threshold, None)
-    within = rank <= entries.n_relevant[query]
-    return ratio(per_query(entries, query[within]), entries.n_relevant)
+    return ratio(relevant_found(entries, threshold, entries.n_relevant), entries.n_relevant)
 
 
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
@@ -111,4 +109,5 @@ R_PRECISION = Declaration(
     expectation=_expected,
     trec_eval="Rprec",
     aliases=("RPrec",),
+    params={"rel": REL},
 )

@@ -6,8 +6,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
-from mapteach.metrics.batch import RankedEntries, per_query, ratio, relevant_hits
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.batch import RankedEntries, ratio, relevant_found
+from mapteach.metrics.declaration import REL, TREC_EVAL_CUTOFFS, Declaration, Parameters
 from mapteach.metrics.ties import TieGroups, expected_found
 from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
 
@@ -84,16 +84,15 @@ def batch_recall(entries: RankedEntries, k: int, *, threshold: int = 1) -> np.nd
     >>> batch_recall(entries, 5).tolist()
     [0.5, 0.0]
     """
-    query, _, _ = relevant_hits(entries, threshold, k)
-    return ratio(per_query(entries, query).astype(float), entries.n_relevant)
+    return ratio(relevant_found(entries, threshold, k).astype(float), entries.n_relevant)
 
 
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_recall(entries, as_k(parameters.k), threshold=parameters.threshold)
+    return batch_recall(entries, as_k(parameters.rank_cutoff), threshold=parameters.threshold)
 
 
 def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
-    return ratio(expected_found(entries, groups, parameters.k), entries.n_relevant)
+    return ratio(expected_found(entries, groups, parameters.rank_cutoff), entries.n_relevant)
 
 
 def _score(labels: np.ndarray, r: int, k: int | None) -> float:
@@ -109,4 +108,6 @@ RECALL = Declaration(
     kernel=_kernel,
     expectation=_expected,
     trec_eval_cut="recall",
+    params={"rel": REL},
+    trec_eval_cutoffs=TREC_EVAL_CUTOFFS,
 )

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
 from mapteach.metrics.batch import RankedEntries, relevant_hits
-from mapteach.metrics.declaration import Declaration, Parameters
+from mapteach.metrics.declaration import REL, Declaration, Parameters
 from mapteach.metrics.ties import TieGroups, log_comb, sum_per_query, within_cutoff
 from mapteach.metrics.validation import as_k, as_labels, as_rankings, query_error
 
@@ -140,7 +140,7 @@ def batch_reciprocal_rank(
 
 
 def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_reciprocal_rank(entries, k=parameters.k, threshold=parameters.threshold)
+    return batch_reciprocal_rank(entries, k=parameters.rank_cutoff, threshold=parameters.threshold)
 
 
 def _first_relevant_group(entries: RankedEntries, groups: TieGroups) -> np.ndarray:
@@ -165,7 +165,7 @@ def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters)
     log_p = log_comb(n_g - groups.offset(entries.rank), r_g - 1, groups.log_factorial) - log_comb(
         n_g, r_g, groups.log_factorial
     )
-    within = in_first & within_cutoff(entries, parameters.k)
+    within = in_first & within_cutoff(entries, parameters.rank_cutoff)
     return sum_per_query(entries, np.where(within, np.exp(log_p) / entries.rank, 0.0))
 
 
@@ -183,4 +183,5 @@ RECIPROCAL_RANK = Declaration(
     expectation=_expected,
     trec_eval="recip_rank",
     aliases=("MRR",),
+    params={"rel": REL},
 )

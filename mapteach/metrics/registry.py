@@ -17,16 +17,26 @@ import numpy as np
 from mapteach.i18n import tr
 from mapteach.metrics.average_precision import AVERAGE_PRECISION
 from mapteach.metrics.bpref import BPREF
-from mapteach.metrics.counts import NUM_REL, NUM_REL_RET, NUM_RET
+from mapteach.metrics.counts import NUM_Q, NUM_REL, NUM_REL_RET, NUM_RET
 from mapteach.metrics.declaration import Declaration
+from mapteach.metrics.err import ERR
+from mapteach.metrics.gm_bpref import GM_BPREF
 from mapteach.metrics.gmap import GM_FLOOR, GMAP
 from mapteach.metrics.hit import SUCCESS
+from mapteach.metrics.infap import INFAP
+from mapteach.metrics.interpolated_precision import ELEVEN_PT, IPREC
 from mapteach.metrics.judged import JUDGED
 from mapteach.metrics.ndcg import NDCG
+from mapteach.metrics.params import param_text
 from mapteach.metrics.precision import PRECISION
 from mapteach.metrics.r_precision import R_PRECISION
+from mapteach.metrics.rbp import RBP
 from mapteach.metrics.recall import RECALL
 from mapteach.metrics.reciprocal_rank import RECIPROCAL_RANK
+from mapteach.metrics.rprec_mult import RPREC_MULT
+from mapteach.metrics.set_f import SET_F
+from mapteach.metrics.set_precision import SET_PRECISION
+from mapteach.metrics.set_recall import SET_RECALL
 
 __all__ = ["REGISTRY", "SPELLINGS", "TREC_EVAL_NAMES", "measure_help_lines", "measures_markdown"]
 
@@ -38,6 +48,8 @@ _DECLARATIONS = (
     RECALL,
     RECIPROCAL_RANK,
     NDCG,
+    ERR,
+    RBP,
     SUCCESS,
     R_PRECISION,
     BPREF,
@@ -46,6 +58,15 @@ _DECLARATIONS = (
     NUM_REL,
     NUM_REL_RET,
     GMAP,
+    SET_PRECISION,
+    SET_RECALL,
+    SET_F,
+    IPREC,
+    ELEVEN_PT,
+    RPREC_MULT,
+    INFAP,
+    GM_BPREF,
+    NUM_Q,
 )
 
 
@@ -96,16 +117,30 @@ def _help(declaration: Declaration) -> str:
     return tr("{description} (trec_eval {names})", description=description, names=names)
 
 
+def _params_help(declaration: Declaration) -> str:
+    """Its parameters as ir_measures writes them, with their defaults: ``(p=0.8, rel)``."""
+    given = [
+        name if param.default is None else f"{name}={param_text(param, param.default)}"
+        for name, param in declaration.params.items()
+    ]
+    if not given:
+        return ""
+    syntax = f"{declaration.name}({', '.join(given)})"
+    return tr("; parameters: {syntax}", syntax=syntax)
+
+
 def measure_help_lines() -> list[str]:
-    """One line per measure for the command line's help: name, description, other names.
+    """One line per measure for the command line's help: name, description, other names,
+    and its parameters with their defaults (``RBP(p=0.8, rel)``, ir_measures' syntax).
 
     Examples
     --------
     >>> from mapteach.metrics.registry import measure_help_lines
-    >>> print(measure_help_lines()[2])
-    R          recall at k: relevant documents in the top k, over R (trec_eval recall.k)
+    >>> print(measure_help_lines()[2])  # doctest: +NORMALIZE_WHITESPACE
+    R          recall at k: relevant documents in the top k, over R (trec_eval recall.k);
+    parameters: R(rel=1)
     """
-    return [f"{d.name:<10} {_help(d)}" for d in REGISTRY.values()]
+    return [f"{d.name:<10} {_help(d)}{_params_help(d)}" for d in REGISTRY.values()]
 
 
 #: trec_eval's floor under each value of a geometric mean, written as in its docs: 1e-5.

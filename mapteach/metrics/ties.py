@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mapteach.metrics.batch import RankedEntries
+from mapteach.metrics.batch import RankedEntries, at_threshold
 from mapteach.metrics.options import Denominator
 from mapteach.metrics.validation import check_choice
 
@@ -235,9 +235,13 @@ def expected_scores(
     """
     check_choice(denominator, ("relevant", "min_relevant_k"), name="denominator")
     groups = TieGroups.of(entries, score, threshold=threshold)
-    return {
-        measure.name: measure.declaration.expectation(
-            entries, groups, measure.parameters(threshold=threshold, denominator=denominator)
-        )
-        for measure in measures
-    }
+    scores = {}
+    for measure in measures:
+        parameters = measure.parameters(threshold=threshold, denominator=denominator)
+        if parameters.own_threshold:  # P(rel=2)@10: its own R and its own tie groups
+            own = at_threshold(entries, parameters.threshold)
+            own_groups = TieGroups.of(own, score, threshold=parameters.threshold)
+            scores[measure.name] = measure.declaration.expectation(own, own_groups, parameters)
+        else:
+            scores[measure.name] = measure.declaration.expectation(entries, groups, parameters)
+    return scores

@@ -1,19 +1,21 @@
-"""TREC lines in bytes: split into fields, the fields gathered, and their distinct values."""
+"""TREC lines in bytes: split into fields, the fields gathered, and their distinct values.
+
+numpy only: the path from a TREC file to scores imports no pandas.
+"""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from mapteach.runs.numbers import KEEP_FIRST_BYTES
 
-_BLOCK = 1 << 22  # bytes split into fields at once: bounds the temporary arrays
+_BLOCK = 1 << 17  # bytes split into fields at once: bounds the temporary arrays
 
 
-_FIELD_ROWS = 1 << 18  # fields gathered at once
+_FIELD_ROWS = 1 << 14  # fields gathered at once
 
 
 _LONG = 255  # field lengths are stored in a byte: this one stands for this long or more
@@ -143,42 +145,64 @@ def gather_fields(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.nd
     return out.view(f"S{8 * words}").ravel()
 
 
-def factorize_fields(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes in order of first appearance, and the distinct values, of fields or ids.
+@dataclass(frozen=True)
+class Ids:
+    """Identifiers as integer codes into their distinct values, sorted as trec_eval sorts.
 
-    ``texts`` as :func:`gather_fields` gives them (fixed-width bytes or Python bytes).
+    ``labels`` are UTF-8 bytes (dtype ``S``), distinct and in byte order, which is
+    ``strcmp``'s order and Python's code-point order of the decoded strings; ``codes``
+    (int32 where they fit, else int64) give each row's label. Code order is therefore
+    id order.
 
-    >>> codes, uniques = factorize_fields(np.array([b"7", b"10", b"7"], dtype="S8"))
-    >>> codes.tolist(), uniques.tolist()
-    ([0, 1, 0], [b'7', b'10'])
+    >>> ids = sorted_ids(np.array([b"q2", b"q10", b"q2"], dtype="S8"))
+    >>> ids.codes.tolist(), ids.labels.tolist(), ids.text(0)
+    ([1, 0, 1], [b'q10', b'q2'], 'q2')
     """
-    if texts.dtype == object:
-        codes, uniques = pd.factorize(texts)
-        return codes, np.asarray(uniques, dtype=object)
-    words = texts.view(np.uint64).reshape(texts.size, -1)  # equality needs no byte order
+
+    codes: np.ndarray
+    labels: np.ndarray
+
+    def text(self, row: int) -> str:
+        """The id of row ``row``, as a string."""
+        return bytes(self.labels[self.codes[row]]).decode()
+
+    def strings(self) -> list[str]:
+        """Every distinct id, as strings, in code order."""
+        return [label.decode() for label in self.labels.tolist()]
+
+
+def sorted_ids(texts: np.ndarray) -> Ids:
+    """The codes and the sorted distinct values of fields (as :func:`gather_fields` gives).
+
+    Fixed-width texts are sorted as big-endian 8-byte words, whose numeric order is
+    their byte order; a run of equal values (a run's query ids) is sorted once.
+
+    >>> ids = sorted_ids(np.array([b"doc-000012", b"doc-000002", b"doc-000012"], dtype="S16"))
+    >>> ids.codes.tolist(), ids.labels.tolist()
+    ([1, 0, 1], [b'doc-000002', b'doc-000012'])
+    """
+    if texts.dtype == object:  # fields too long for fixed width, as Python bytes
+        labels, codes = np.unique(texts, return_inverse=True)
+        return Ids(codes.ravel().astype(np.int64), np.array(labels.tolist(), dtype=bytes))
+    if texts.dtype.itemsize % 8:
+        texts = texts.astype(f"S{-(-texts.dtype.itemsize // 8) * 8}")
+    words = texts.view("<u8").reshape(texts.size, -1)
     changes = np.flatnonzero((words[1:] != words[:-1]).any(axis=1)) + 1
-    if changes.size < texts.size // 8:  # runs of equal values (a run's query ids): one each
+    if changes.size < texts.size // 8:  # runs of equal values: one each
         heads = np.concatenate(([0], changes))
-        codes, uniques = factorize_fields(texts[heads])
-        return np.repeat(codes, np.diff(heads, append=texts.size)), uniques
-    codes, _ = pd.factorize(words[:, 0])
-    for word in range(1, words.shape[1]):
-        more, seen = pd.factorize(words[:, word])
-        codes, _ = pd.factorize(codes * len(seen) + more)
-    running = np.maximum.accumulate(codes)
-    first = np.flatnonzero(np.concatenate(([True], codes[1:] > running[:-1])))
-    return codes, texts[first]
-
-
-def ids_as_categorical(texts: np.ndarray) -> pd.Categorical[Any]:
-    """Identifier fields as a categorical of str, its categories sorted as trec_eval sorts.
-
-    >>> ids_as_categorical(np.array([b"q2", b"q10", b"q2"], dtype="S8")).categories.tolist()
-    ['q10', 'q2']
-    """
-    codes, uniques = factorize_fields(texts)
-    order = np.argsort(uniques, kind="stable")  # bytes order is strcmp's and code-point order
-    rank = np.empty(order.size, np.int64)
-    rank[order] = np.arange(order.size)
-    categories = pd.Index([item.decode() for item in uniques[order].tolist()])
-    return pd.Categorical.from_codes(rank[codes], dtype=pd.CategoricalDtype(categories))
+        ids = sorted_ids(texts[heads])
+        return Ids(np.repeat(ids.codes, np.diff(heads, append=texts.size)), ids.labels)
+    keys = words.byteswap()  # numeric order of the big-endian words is byte order
+    order = np.argsort(keys[:, 0]) if keys.shape[1] == 1 else np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    del keys  # the temporaries go as soon as they are used: this bounds the peak memory
+    new = np.empty(texts.size, bool)
+    new[:1] = True
+    np.any(ordered[1:] != ordered[:-1], axis=1, out=new[1:])
+    del ordered
+    code = np.int32 if texts.size < 2**31 else np.int64  # half the memory where they fit
+    group = np.cumsum(new, dtype=code)
+    group -= 1
+    codes = np.empty(texts.size, code)
+    codes[order] = group
+    return Ids(codes, texts[order[new]])

@@ -29,7 +29,7 @@ _DECIMAL_BYTES = np.zeros(256, bool)
 _DECIMAL_BYTES[list(b"\x000123456789.+-eE")] = True  # \x00: the padding of short fields
 
 
-_PLAIN_ROWS = 1 << 18  # rows of texts parsed at once on the fast path
+_PLAIN_ROWS = 1 << 12  # rows of texts parsed at once on the fast path
 
 
 _POWERS_OF_TEN = 10.0 ** np.arange(16)  # exact doubles

@@ -20,8 +20,9 @@ from mapteach.metrics.options import (
     NoRelevant,
     Ties,
 )
-from mapteach.runs.evaluation import EvaluationOptions, apply_no_relevant, scores_frame
+from mapteach.runs.evaluation import apply_no_relevant, scores_frame
 from mapteach.runs.numbers import invalid_numbers
+from mapteach.runs.scoring import EvaluationOptions
 
 __all__ = ["evaluate_scores"]
 
@@ -208,8 +209,8 @@ def _matrix_order(
         return np.argsort(-score, axis=1, kind="stable")
     ids = range(score.shape[1]) if doc_ids is None else doc_ids
     names = np.array([str(doc) for doc in ids], dtype=object)
-    if ties == "trec_eval":  # columns in docno-descending order, then a stable sort
-        by_doc = np.argsort(names)[::-1]
+    if ties in ("trec_eval", "ir_measures"):  # columns in docno order, then a stable sort
+        by_doc = np.argsort(names)[:: -1 if ties == "trec_eval" else 1]
         return by_doc[np.argsort(-score[:, by_doc], axis=1, kind="stable")]
     doc_rank = np.argsort(np.argsort(names))
     docs = np.broadcast_to(-doc_rank, score.shape)
@@ -218,16 +219,17 @@ def _matrix_order(
 
 
 def _matrix_judgments(
-    grade: np.ndarray, threshold: int, n_relevant: ArrayLike | None
+    grade: np.ndarray, threshold: int, n_relevant: ArrayLike | None, *, zeros: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """R of each row, and every judged (row, gain) for the ideal ranking.
 
     Relevant documents outside the matrix (``n_relevant`` above the row's
-    relevant entries) enter the ideal ranking with gain 1 each.
+    relevant entries) enter the ideal ranking with gain 1 each. With ``zeros``
+    the cells of grade 0 enter it too (a gain map may give grade 0 a gain).
     """
     hits = (grade >= threshold).sum(axis=1)
     r = hits if n_relevant is None else _totals(n_relevant, hits)
-    judged_query, judged_column = np.nonzero(grade > 0)
+    judged_query, judged_column = np.nonzero(grade >= 0 if zeros else grade > 0)
     judged_gain = grade[judged_query, judged_column].astype(float)
     if n_relevant is not None:
         extra = np.repeat(np.arange(grade.shape[0]), r - hits)
@@ -361,9 +363,11 @@ def evaluate_scores(
     n_queries, n_candidates = score.shape
     order = _matrix_order(score, grade, options.ties, cells.doc_ids)
     ranked = np.take_along_axis(grade, order, axis=1)
-    r, judged_query, judged_gain = _matrix_judgments(grade, options.threshold, n_relevant)
-    expected = options.ties == "expected"
     reads_judged = any(measure.reads_judged for measure in parsed.values())
+    r, judged_query, judged_gain = _matrix_judgments(
+        grade, options.threshold, n_relevant, zeros=reads_judged
+    )
+    expected = options.ties == "expected"
     entries = _matrix_entries(
         ranked,
         r,

@@ -27,28 +27,31 @@ input; for an open file, its position when it was passed, which is never rewound
 message then names that position, e.g. ``run.txt (from position 23), line 2``).
 
 A source is read once, whole, into memory (so pipes, ``/dev/stdin`` and ``<(...)``
-work), then split into fields by numpy, a block of lines at a time.
+work), then split into fields by numpy, a block of lines at a time. :func:`read_rows`
+gives the arrays (numpy only: scoring a file imports no pandas); :func:`read_qrels` and
+:func:`read_run` are their DataFrame view.
 """
 
 from __future__ import annotations
 
-import gzip
 import os
 import warnings
-import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from mapteach.i18n import N_, ngettext, plural_message, tr
-from mapteach.runs.lines import LineFields, factorize_fields, gather_fields, ids_as_categorical
+from mapteach.i18n import N_, tr
+from mapteach.runs.lines import Ids, LineFields, gather_fields, sorted_ids
 from mapteach.runs.numbers import parse_number, parse_scores
 from mapteach.sources import Source, read_bytes, source_name
 
-__all__ = ["read_qrels", "read_run", "write_trec"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["TrecRows", "read_qrels", "read_rows", "read_run", "write_trec"]
 
 _QRELS = ("query_id", "iteration", "doc_id", "relevance")
 
@@ -58,25 +61,41 @@ _RUN = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 
 #: Per kind: the fields of a line, the value column, and the value's field number.
 TREC_KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
-#: What messages call each kind, each value column and each unit of rows (English messages).
-SHOWN_NAMES = {
-    "qrels": N_("qrels"),
-    "run": N_("run"),
-    "relevance": N_("relevance"),
-    "score": N_("score"),
-}
-FILE_NOUNS = {"qrels": N_("the qrels file"), "run": N_("the run file")}
-#: Python's reasons for a UTF-8 decoding error (``UnicodeDecodeError.reason``), translated
-#: when a message shows them.
-UTF8_REASONS = (
-    N_("invalid start byte"),
-    N_("invalid continuation byte"),
-    N_("unexpected end of data"),
-)
-UNITS = {
-    "line": plural_message("line {numbers}", "lines {numbers}"),
-    "row": plural_message("row {numbers}", "rows {numbers}"),
-}
+
+
+_TAG = 5  # a run line's field that holds the run's tag (trec_eval's runid)
+
+
+_SCORE_ROWS = 1 << 12  # scores gathered and parsed at once
+
+
+@dataclass(frozen=True)
+class TrecRows:
+    """Qrels or a run as arrays: ids as :class:`~mapteach.runs.lines.Ids`, one value a row.
+
+    ``values`` are the grades (int64) or the scores (float64); ``tag`` is a run's tag
+    as its last line gives it (trec_eval's ``runid``: get_trec_results.c keeps the last
+    line's), None for qrels or a run without one.
+    Every input (files, DataFrames, dicts, ranx, ir_datasets) becomes one of these.
+    """
+
+    query: Ids
+    doc: Ids
+    values: np.ndarray
+    tag: str | None = None
+
+    def frame(self, what: str) -> pd.DataFrame:
+        """The DataFrame view: ``query_id``, ``doc_id`` (categoricals of str) and the value."""
+        import pandas as pd  # the DataFrame view alone needs pandas
+
+        def column(ids: Ids) -> pd.Categorical:
+            categories = pd.CategoricalDtype(pd.Index(ids.strings()))
+            return pd.Categorical.from_codes(ids.codes, dtype=categories)
+
+        value = TREC_KINDS[what][1]
+        return pd.DataFrame(
+            {"query_id": column(self.query), "doc_id": column(self.doc), value: self.values}
+        )
 
 
 class RowNames:
@@ -98,39 +117,38 @@ class RowNames:
 
     def rows(self, rows: np.ndarray) -> str:
         """``line 3`` or ``lines 3, 9`` (``row``/``rows``: index labels, or dict positions)."""
-        numbers = tr(", ").join(map(str, self.names(rows)))
-        return ngettext(*UNITS[self.unit], len(rows), numbers=numbers)
+        plural = "s" if len(rows) > 1 else ""
+        return f"{self.unit}{plural} {', '.join(map(str, self.names(rows)))}"
 
     def value(self, row: int, shown: str, query: Any, doc: Any, rule: str) -> ValueError:
         """The error for a bad grade or score; ``shown`` is its text's ``repr`` or a number."""
         return ValueError(
-            tr(
-                "{source}, {rows}: {field} {shown} of query {query!r}, document {doc!r} is not "
-                "{rule}.",
-                source=self.source,
-                rows=self.rows(np.array([row])),
-                field=tr(SHOWN_NAMES[TREC_KINDS[self.what][1]]),
-                shown=shown,
-                query=query,
-                doc=doc,
-                rule=tr(rule),
-            )
+            f"{self.source}, {self.rows(np.array([row]))}: {TREC_KINDS[self.what][1]} {shown} "
+            f"of query {query!r}, document {doc!r} is not {rule}."
         )
 
 
 def _values_from_text(
-    texts: np.ndarray, integer: bool, where: RowNames, queries: Any, docs: Any
+    texts: np.ndarray,
+    integer: bool,
+    where: RowNames,
+    ids_of: Callable[[int], tuple[str, str]],
+    offset: int = 0,
 ) -> np.ndarray:
-    """Grades or scores from their text fields; the first bad one raises, naming its line."""
+    """Grades or scores from their text fields; the first bad one raises, naming its line.
+
+    ``ids_of`` gives the query and the document of a row, for the message; ``offset``
+    is the number of the first row.
+    """
     if integer:  # few distinct grades: parse each once
-        codes, uniques = factorize_fields(texts)
-        parsed = [parse_number(item.decode(), True) for item in uniques.tolist()]
+        distinct = sorted_ids(texts)
+        parsed = [parse_number(item.decode(), True) for item in distinct.labels.tolist()]
         bad = [i for i, (value, _) in enumerate(parsed) if value is None]
         if bad:
-            row = int(np.flatnonzero(np.isin(codes, bad))[0])
-            text = uniques[codes[row]].decode()
-            raise where.value(row, repr(text), queries[row], docs[row], parsed[codes[row]][1])
-        return np.array([value for value, _ in parsed], dtype=np.int64)[codes]
+            row = int(np.flatnonzero(np.isin(distinct.codes, bad))[0])
+            text, rule = distinct.text(row), parsed[distinct.codes[row]][1]
+            raise where.value(offset + row, repr(text), *ids_of(offset + row), rule)
+        return np.array([value for value, _ in parsed], dtype=np.int64)[distinct.codes]
     values = parse_scores(texts)
     if values is not None:
         return values
@@ -139,110 +157,91 @@ def _values_from_text(
         text = item.decode()
         number, rule = parse_number(text, False)
         if number is None:
-            raise where.value(row, repr(text), queries[row], docs[row], rule)
+            raise where.value(offset + row, repr(text), *ids_of(offset + row), rule)
         values[row] = number
     return values
 
 
-def check_unique_documents(
-    query: np.ndarray, doc: np.ndarray, ids: pd.DataFrame, where: RowNames
-) -> None:
-    """Raise if a document appears twice for one query; ``query``/``doc`` are int codes.
+def _scores(
+    data: bytes,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    where: RowNames,
+    ids_of: Callable[[int], tuple[str, str]],
+) -> np.ndarray:
+    """A run's scores, gathered and parsed a block of rows at a time (no texts kept)."""
+    values = np.empty(starts.size)
+    for begin in range(0, starts.size, _SCORE_ROWS):
+        here = slice(begin, begin + _SCORE_ROWS)
+        texts = gather_fields(data, starts[here], lengths[here])
+        values[here] = _values_from_text(texts, False, where, ids_of, begin)
+    return values
 
-    ``ids`` holds the ``query_id`` and ``doc_id`` of each row, for the message.
 
-    >>> ids = pd.DataFrame({"query_id": ["q1", "q1", "q1"], "doc_id": ["d1", "d2", "d1"]})
+def check_unique_documents(query: Ids, doc: Ids, where: RowNames) -> None:
+    """Raise if a document appears twice for one query, naming it and its rows.
+
+    >>> from mapteach.runs.lines import sorted_ids
+    >>> query = sorted_ids(np.array([b"q1", b"q1", b"q1"]))
+    >>> doc = sorted_ids(np.array([b"d1", b"d2", b"d1"]))
     >>> rows = RowNames("the run", "run", "row", lambda at: at.tolist())
-    >>> query, doc = np.array([0, 0, 0]), np.array([0, 1, 0])
-    >>> check_unique_documents(query, doc, ids, rows)  # doctest: +ELLIPSIS
+    >>> check_unique_documents(query, doc, rows)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: the run: document 'd1' is listed 2 times for query 'q1' in the run (rows 0, 2); ...
     """
-    key = query.astype(np.int64) * (int(doc.max()) + 1) + doc
+    key = query.codes.astype(np.int64) * max(len(doc.labels), 1) + doc.codes
     ordered = np.sort(key)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     if not repeated.size:
         return
     rows = np.flatnonzero(np.isin(key, repeated))
     same = rows[key[rows] == key[rows[0]]]
-    first = ids.iloc[same[0]]
     raise ValueError(
-        tr(
-            "{source}: document {doc!r} is listed {times} times for query {query!r} in the "
-            "{what} ({rows}); each document may appear once per query.",
-            source=where.source,
-            doc=first["doc_id"],
-            times=len(same),
-            query=first["query_id"],
-            what=tr(SHOWN_NAMES[where.what]),
-            rows=where.rows(same),
-        )
+        f"{where.source}: document {doc.text(same[0])!r} is listed {len(same)} times for query "
+        f"{query.text(same[0])!r} in the {where.what} ({where.rows(same)}); each document may "
+        "appear once per query."
     )
 
 
 def _check_bytes(data: bytes, name: str, what: str) -> bytes:
     """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8."""
     if data[:2] == b"\x1f\x8b":
+        import gzip  # only for gzip data: the import costs start-up time and memory
+        import zlib
+
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
             raise ValueError(
-                tr(
-                    "{name}: {file} is gzip-compressed but cannot be decompressed ({error}).",
-                    name=name,
-                    file=tr(FILE_NOUNS[what]),
-                    error=error,
-                )
+                f"{name}: the {what} file is gzip-compressed but cannot be decompressed ({error})."
             ) from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ValueError(
-            tr(
-                "{name}, line 1: {file} starts with a UTF-16 byte-order mark; "
-                "trec_eval reads bytes, so save it as UTF-8.",
-                name=name,
-                file=tr(FILE_NOUNS[what]),
-            )
+            f"{name}, line 1: the {what} file starts with a UTF-16 byte-order mark; "
+            "trec_eval reads bytes, so save it as UTF-8."
         )
     if data.startswith(b"\xef\xbb\xbf"):
         raise ValueError(
-            tr(
-                "{name}, line 1: {file} starts with a UTF-8 byte-order mark, which "
-                "trec_eval would read as part of the first query id; save it without one.",
-                name=name,
-                file=tr(FILE_NOUNS[what]),
-            )
+            f"{name}, line 1: the {what} file starts with a UTF-8 byte-order mark, which "
+            "trec_eval would read as part of the first query id; save it without one."
         )
-    _check_text(data, name)
-    return data
-
-
-def _check_text(data: bytes, name: str) -> None:
-    """Reject NUL bytes and invalid UTF-8, naming the line."""
     nul = data.find(b"\0")
     if nul >= 0:
         raise ValueError(
-            tr(
-                "{name}, line {line}: a NUL byte, which trec_eval cannot read (is the file "
-                "UTF-16? save it as UTF-8).",
-                name=name,
-                line=_line_of(data, nul),
-            )
+            f"{name}, line {_line_of(data, nul)}: a NUL byte, which trec_eval cannot read "
+            "(is the file UTF-16? save it as UTF-8)."
         )
     if not data.isascii():
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise ValueError(
-                tr(
-                    "{name}, line {line}: bytes {bytes} are not valid UTF-8 ({reason}); TREC "
-                    "files are UTF-8 text.",
-                    name=name,
-                    line=_line_of(data, error.start),
-                    bytes=repr(data[error.start : error.end]),
-                    reason=tr(error.reason),
-                )
+                f"{name}, line {_line_of(data, error.start)}: bytes "
+                f"{data[error.start : error.end]!r} are not valid UTF-8 ({error.reason}); "
+                "TREC files are UTF-8 text."
             ) from None
+    return data
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -250,80 +249,98 @@ def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
-def _used_lines(lines: LineFields, empty_data: bool, name: str, what: str) -> np.ndarray:
-    """Which lines hold data; warn about the skipped and the extra fields, raise on a line
-    with the wrong number of fields or on a file with no data."""
-    fields = TREC_KINDS[what][0]
+def _parse(held: list[bytes], name: str, what: str) -> TrecRows:
+    """Split, check and convert a TREC file's bytes; warnings and errors name the lines.
+
+    ``held`` holds the bytes and is emptied, so that they are freed (nothing else
+    refers to them) as soon as their fields are gathered.
+    """
+    position = TREC_KINDS[what][2]
     qrels = what == "qrels"
+    data = held.pop()
+    lines = LineFields(data, (0, 2, position), hash_at_start=qrels)
+    used = _used_lines(lines, name, what, bool(data))
+    del lines.count, lines.comment
+    # every line used (the common case): the rows are the lines, and a slice copies nothing
+    rows = None if used.all() else np.flatnonzero(used)
+    keep = slice(None) if rows is None else rows
+    where = RowNames(
+        name, what, "line", lambda at: (at + 1 if rows is None else rows[at] + 1).tolist()
+    )
+    tag = None if qrels else _tag(data, int(lines.starts[0][keep][-1]))
+    # each field's offsets are freed once it is gathered; the query ids (runs of equal
+    # ids, coded cheaply) are coded at once, the documents once the bytes are freed
+    query = sorted_ids(gather_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep]))
+    texts = [gather_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep])]
+    starts, lengths = lines.starts.pop()[keep], lines.lengths.pop()[keep]
+    del lines
+
+    def ids_of(row: int) -> tuple[str, str]:
+        return query.text(row), bytes(texts[0][row]).decode()
+
+    if qrels:
+        values = _values_from_text(gather_fields(data, starts, lengths), True, where, ids_of)
+    else:
+        values = _scores(data, starts, lengths, where, ids_of)
+    del data, starts, lengths  # only the documents' fields are needed from here on
+    doc = sorted_ids(texts.pop())
+    check_unique_documents(query, doc, where)
+    return TrecRows(query, doc, values, tag)
+
+
+def _used_lines(lines: LineFields, name: str, what: str, has_bytes: bool) -> np.ndarray:
+    """The lines that hold data; warnings for the skipped and errors for the malformed ones."""
+    fields = TREC_KINDS[what][0]
     count, comment = lines.count, lines.comment
-    shown = tr(SHOWN_NAMES[what])
     for skipped, kind in (
-        (comment, N_("{name}: skipped {n} comment line(s) starting with '#', as trec_eval does.")),
-        (count == 0, N_("{name}: skipped {n} blank line(s).")),
+        (comment, "comment line(s) starting with '#', as trec_eval does"),
+        (count == 0, "blank line(s)"),
     ):
         if skipped.any():
-            warnings.warn(tr(kind, name=name, n=int(skipped.sum())), UserWarning, stacklevel=5)
+            warnings.warn(
+                f"{name}: skipped {int(skipped.sum())} {kind}.", UserWarning, stacklevel=5
+            )
     used = (count > 0) & ~comment
     if not used.any():
-        empty = N_("{name}: {file} is empty (no line holds data).")
-        empty = N_("{name}: {file} is empty.") if empty_data else empty
-        raise ValueError(tr(empty, name=name, file=tr(FILE_NOUNS[what])))
-    expected = tr(
-        "a {what} line has {n} fields: {fields}", what=shown, n=len(fields), fields=" ".join(fields)
-    )
+        suffix = " (no line holds data)" if has_bytes else ""
+        raise ValueError(f"{name}: the {what} file is empty{suffix}.")
+    expected = f"a {what} line has {len(fields)} fields: {' '.join(fields)}"
     extra = used & (count > len(fields))
-    wrong = (used & (count < len(fields))) | (extra if qrels else False)
+    wrong = (used & (count < len(fields))) | (extra if what == "qrels" else False)
     if wrong.any():
         line = int(np.argmax(wrong))
-        problem = N_("too few fields") if count[line] < len(fields) else N_("too many fields")
-        raise ValueError(
-            tr(
-                "{name}, line {line}: {problem}; {expected}.",
-                name=name,
-                line=line + 1,
-                problem=tr(problem),
-                expected=expected,
-            )
-        )
+        problem = "too few fields" if count[line] < len(fields) else "too many fields"
+        raise ValueError(f"{name}, line {line + 1}: {problem}; {expected}.")
     if extra.any():
         warnings.warn(
-            tr(
-                "{name}: ignored the fields after the 6th (the tag) on {n} line(s), first line "
-                "{line}, as trec_eval does.",
-                name=name,
-                n=int(extra.sum()),
-                line=np.argmax(extra) + 1,
-            ),
+            f"{name}: ignored the fields after the 6th (the tag) on {int(extra.sum())} "
+            f"line(s), first line {np.argmax(extra) + 1}, as trec_eval does.",
             UserWarning,
             stacklevel=5,
         )
     return used
 
 
-def _parse(data: bytes, name: str, what: str) -> pd.DataFrame:
-    """Split, check and convert a TREC file's bytes; warnings and errors name the lines."""
-    _, value, position = TREC_KINDS[what]
-    qrels = what == "qrels"
-    lines = LineFields(data, (0, 2, position), hash_at_start=qrels)
-    used = _used_lines(lines, not data, name, what)
-    rows = np.flatnonzero(used)
-    keep = slice(None) if rows.size == used.size else rows  # a slice copies nothing
-    texts = []
-    while lines.starts:  # each field's offsets are freed once it is gathered
-        texts.append(gather_fields(data, lines.starts.pop(0)[keep], lines.lengths.pop(0)[keep]))
-    del data, lines  # only the fields' texts are needed from here on
-    query, doc = ids_as_categorical(texts.pop(0)), ids_as_categorical(texts.pop(0))
-    where = RowNames(name, what, "line", lambda at: (rows[at] + 1).tolist())
-    numbers_ = _values_from_text(texts.pop(), qrels, where, query, doc)
-    frame = pd.DataFrame({"query_id": query, "doc_id": doc, value: numbers_})
-    check_unique_documents(query.codes, doc.codes, frame, where)
-    return frame
+def _tag(data: bytes, start: int) -> str:
+    """The tag (6th field) of the run line whose first field starts at byte ``start``."""
+    end = data.find(b"\n", start)
+    return data[start : None if end < 0 else end].split()[_TAG].decode()
 
 
-def _load(source: Source, what: str) -> pd.DataFrame:
+def read_rows(source: Source, what: str) -> TrecRows:
+    """Read a TREC qrels (``what="qrels"``) or run (``"run"``) file into arrays.
+
+    As :func:`read_qrels` and :func:`read_run`, with numpy alone; the same rules,
+    warnings and errors.
+
+    >>> import io
+    >>> run = read_rows(io.BytesIO(b"q1 Q0 d2 1 2.5 bm25\\nq1 Q0 d1 2 1.5 bm25\\n"), "run")
+    >>> run.doc.labels.tolist(), run.doc.codes.tolist(), run.values.tolist(), run.tag
+    ([b'd1', b'd2'], [1, 0], [2.5, 1.5], 'bm25')
+    """
     name = source_name(source)
-    data = read_bytes(source, name, what, file_format="TREC")
-    return _parse(_check_bytes(data, name, what), name, what)
+    held = [_check_bytes(read_bytes(source, name, what, file_format="TREC"), name, what)]
+    return _parse(held, name, what)
 
 
 def read_qrels(source: Source) -> pd.DataFrame:
@@ -371,7 +388,7 @@ def read_qrels(source: Source) -> pd.DataFrame:
     0       01    007          1
     1        1      7          0
     """
-    return _load(source, "qrels")
+    return read_rows(source, "qrels").frame("qrels")
 
 
 def read_run(source: Source) -> pd.DataFrame:
@@ -418,7 +435,7 @@ def read_run(source: Source) -> pd.DataFrame:
     Traceback (most recent call last):
     ValueError: <buffer>, line 1: score 'high' of query 'q1', document 'd1' is not a finite number.
     """
-    return _load(source, "run")
+    return read_rows(source, "run").frame("run")
 
 
 #: Ids the readers would not read back: (the ids it is about, the rule, the message).
@@ -497,7 +514,7 @@ def write_trec(frame: pd.DataFrame, path: str | os.PathLike, *, kind: str) -> Pa
     ValueError: query 'q1', document 'd 1': the document id is empty or holds white space, \
 which a TREC file cannot keep.
     """
-    path = Path(path)
+    path = Path(path)  # writing from a DataFrame: pandas is loaded already
     frame = frame.astype({"query_id": str, "doc_id": str})
     _check_writable_ids(frame)
     if kind == "qrels":

@@ -192,7 +192,9 @@ def test_every_convention_row_is_evaluate_with_that_option():
     for name, (options, _) in SETTINGS.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], **options)["AP"]
+            expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], **{"missing": "ignore", **options})[
+                "AP"
+            ]
         assert table.loc[name, "map"] == pytest.approx(expected.mean()), name
         for query, value in expected.items():
             assert table.loc[name, f"ap_{query}"] == pytest.approx(value), (name, query)
@@ -276,9 +278,9 @@ def test_audit_setups():
     assert audit["item"].tolist() == ["start", "ties", "cutoff", "no_relevant"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        final = evaluate(QRELS_LAB, RUN_LAB, ["AP@3"], ties="input", no_relevant="skip")[
-            "AP@3"
-        ].mean()
+        final = evaluate(
+            QRELS_LAB, RUN_LAB, ["AP@3"], ties="input", no_relevant="skip", missing="ignore"
+        )["AP@3"].mean()
     assert audit["map"].iloc[-1] == pytest.approx(final)
     with pytest.raises(ValueError, match=r"unknown checklist items \['stemming'\]"):
         audit_setups(QRELS_LAB, RUN_LAB, {"stemming": True}, {})
@@ -398,7 +400,8 @@ def test_the_switches_offer_choices_from_the_vocabularies():
     from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
 
     options = ConventionSwitches.OPTIONS
-    assert options["ties"] == TIES and options["missing"] == MISSING
+    assert options["ties"] == TIES and options["missing"] == ("ignore", "zero")
+    assert set(options["missing"]) == set(MISSING) - {"error"}
     assert set(options["denominator"]) <= set(DENOMINATORS)
     assert set(options["no_relevant"]) == set(NO_RELEVANT) - {"error"}
 
@@ -421,7 +424,7 @@ def test_the_three_articles_give_three_answers():
     assert len({round(v, 6) for v in answers.values()}) == 4
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        trec = evaluate(QRELS_LAB, RUN_LAB, ["AP@3"], ties="input")["AP@3"]
+        trec = evaluate(QRELS_LAB, RUN_LAB, ["AP@3"], ties="input", missing="ignore")["AP@3"]
     assert answers["trec_eval_map"] == pytest.approx(trec.mean())
     # 000 counts the unjudged query as 0; 001 skips it; otherwise both divide by hits in the top 3
     assert answers["article_000_map"] == pytest.approx(answers["article_001_map"] * 4 / 5)
@@ -436,7 +439,9 @@ def test_switches_offer_only_r_with_tie_aware_scores():
     assert switches.controls["denominator"].options == ("relevant",)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], ties="expected")["AP"].mean()
+        expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], ties="expected", missing="ignore")[
+            "AP"
+        ].mean()
     assert switches.value() == pytest.approx(expected)
     switches.controls["ties"].value = "trec_eval"
     assert "retrieved" in switches.controls["denominator"].options

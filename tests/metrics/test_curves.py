@@ -12,9 +12,13 @@ from mapteach.analysis.averaged_curve import mean_interpolated_precision
 from mapteach.board.board_plots import BoardFigure
 from mapteach.explain.plots import plot_ap_bars, plot_pr_curve
 from mapteach.metrics.curves import (
+    ELEVEN_LEVELS,
     eleven_point_average_precision,
     eleven_point_precisions,
+    hits_at_levels,
+    hits_needed,
     interpolated_precision,
+    precisions_at_levels,
 )
 from mapteach.plots import ap_area_outline
 
@@ -134,3 +138,26 @@ def test_mean_interpolated_precision_interpolates_by_recall_as_iir(rows):
 def test_mean_interpolated_precision_with_no_relevant_row_says_why():
     with pytest.raises(ValueError, match="none of the 2 rows has a relevant candidate"):
         mean_interpolated_precision(np.ones((2, 3)), np.zeros((2, 3), int))
+
+
+@given(
+    st.lists(st.integers(0, 1), max_size=30),
+    st.integers(0, 6),
+    st.sampled_from(["trec_eval_9", "trec_eval_10"]),
+)
+def test_precisions_at_the_eleven_levels_are_the_eleven_points(labels, extra, convention):
+    r = sum(labels) + extra
+    at_levels = precisions_at_levels(labels, ELEVEN_LEVELS, n_relevant=r, convention=convention)
+    points = eleven_point_precisions(labels, n_relevant=r, convention=convention)
+    assert at_levels.tolist() == points.tolist()
+    assert (
+        hits_at_levels(ELEVEN_LEVELS, r, convention=convention).tolist()
+        == hits_needed(r, convention=convention).tolist()
+    )
+
+
+def test_hits_at_levels_by_hand():
+    # C's lround rounds halves up; (long)(x + 0.9) truncates; iir takes the ceiling
+    assert hits_at_levels([0.25, 0.5, 0.75], 2).tolist() == [1, 1, 2]  # 0.5, 1.0, 1.5
+    assert hits_at_levels(0.7, 3, convention="trec_eval_9").tolist() == 2  # 2.9999999999999996
+    assert hits_at_levels([0.25, 0.5], 3, convention="iir").tolist() == [1, 2]

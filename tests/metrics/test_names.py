@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from mapteach import average_precision, parse_measure
 from mapteach.metrics import bpref, geometric_mean, judged_at_k, r_precision
-from mapteach.metrics.names import FAMILIES, Measure, parse_measures
+from mapteach.metrics.names import (
+    FAMILIES,
+    TREC_EVAL_OFFICIAL,
+    Measure,
+    parse_measures,
+    parse_trec_eval,
+)
 from mapteach.metrics.registry import REGISTRY, SPELLINGS, TREC_EVAL_NAMES
 
 
@@ -87,7 +94,9 @@ def test_aliases_name_the_measure_and_its_canonical_name_round_trips(alias, meas
         ("Rprec@5", r"Rprec takes no cutoff"),
         ("NumRet@5", r"NumRet takes no cutoff"),
         ("ndcg_cut.0", r"must be >= 1"),
-        ("P.5,10", r"unknown measure 'P.5,10'.*trec_eval name such as map, P.10"),
+        ("P.5,10", r"trec_eval's P needs one cutoff here, such as 'P.10'; got 'P.5,10'"),
+        ("utility.2,-1", r"unknown measure 'utility.2,-1'.*trec_eval name such as map, P.10"),
+        ("runid", r"unknown measure 'runid'"),
         ("recall@10", r"unknown measure"),
     ],
 )
@@ -223,6 +232,29 @@ ROUND_TRIPS = [
     ("GMAP", "GMAP"),
     ("GMAP@10", "GMAP@10"),
     ("gm_map", "GMAP"),
+    ("ERR", "ERR"),
+    ("ERR@10", "ERR@10"),
+    ("RBP", "RBP"),
+    ("RBP@10", "RBP@10"),
+    ("SetP", "SetP"),
+    ("set_P", "SetP"),
+    ("SetR", "SetR"),
+    ("set_recall", "SetR"),
+    ("SetF", "SetF"),
+    ("set_F", "SetF"),
+    ("IPrec@0.5", "IPrec@0.5"),
+    ("iprec_at_recall.0.5", "IPrec@0.5"),
+    ("iprec_at_recall_0.50", "IPrec@0.5"),
+    ("ElevenPt", "ElevenPt"),
+    ("11pt_avg", "ElevenPt"),
+    ("RprecMult@0.2", "RprecMult@0.2"),
+    ("Rprec_mult.0.2", "RprecMult@0.2"),
+    ("Rprec_mult_0.20", "RprecMult@0.2"),
+    ("infAP", "infAP"),
+    ("GMBpref", "GMBpref"),
+    ("gm_bpref", "GMBpref"),
+    ("NumQ", "NumQ"),
+    ("num_q", "NumQ"),
 ]
 
 
@@ -237,6 +269,166 @@ def test_every_spelling_round_trips_through_its_declaration(spelling, canonical)
 
 
 def test_the_round_trip_table_covers_every_declared_spelling():
-    written = {re.sub(r"(@|[._])\d+$", "", spelling) for spelling, _ in ROUND_TRIPS}
+    written = {re.sub(r"(@|[._])[\d.]+$", "", spelling) for spelling, _ in ROUND_TRIPS}
     declared = {*SPELLINGS, *TREC_EVAL_NAMES}
     assert written == declared
+
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
+
+# ir_measures' syntax with parameters: each prints back as given (and as ir_measures prints it)
+WITH_PARAMETERS = [
+    "P(rel=2)@10",
+    "AP(rel=2)",
+    "AP(rel=2)@5",
+    "R(rel=3)@100",
+    "RR(rel=3)",
+    "Success(rel=2)@5",
+    "Rprec(rel=2)",
+    "Bpref(rel=2)",
+    "nDCG(dcg='exp-log2')@10",
+    "nDCG(gains={1:3,2:9})@10",
+    "RBP",
+    "RBP(p=0.5)",
+    "RBP(p=0.5,rel=2)",
+    "RBP(rel=2)@10",
+    "ERR@10",
+    "IPrec@0.5",
+    "IPrec(rel=2)@0.5",
+    "IPrec@1",
+    "SetF(beta=0.5)",
+]
+
+
+@pytest.mark.parametrize("name", WITH_PARAMETERS)
+def test_names_with_parameters_print_back_as_given_and_as_ir_measures_prints_them(name):
+    measure = parse_measure(name)
+    assert measure.name == name
+    assert parse_measure(measure.name) == measure
+    ir_measures = pytest.importorskip("ir_measures")
+    assert repr(ir_measures.parse_measure(name)) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [
+        ("RBP(p=0.8)", "RBP"),  # the default is not printed, as ir_measures does not
+        ("P(rel=1)@10", "P@10"),
+        ("nDCG(dcg='log2')", "nDCG"),
+        ('nDCG(dcg="exp-log2")@10', "nDCG(dcg='exp-log2')@10"),
+        ("RBP(rel=2, p=0.5)", "RBP(p=0.5,rel=2)"),  # sorted by name
+        ("nDCG(gains='1=3,2=9')", "nDCG(gains={1:3,2:9})"),
+        ("MAP(rel=2)@5", "AP(rel=2)@5"),
+    ],
+)
+def test_parameters_have_one_canonical_name(name, canonical):
+    assert parse_measure(name).name == canonical
+    assert parse_measure(canonical) == parse_measure(name)
+
+
+def test_a_measure_gives_its_parameters_and_their_defaults():
+    measure = parse_measure("RBP(p=0.5)")
+    assert measure.params == (("p", 0.5),)
+    assert (measure.param("p"), measure.param("rel")) == (0.5, None)
+    assert parse_measure("RBP").param("p") == 0.8
+    with pytest.raises(KeyError, match=r"RBP has no parameter 'dcg'; it has: p, rel"):
+        measure.param("dcg")
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("P(p=2)@10", r"P has no parameter 'p'; it has: rel\."),
+        ("P(rel=x)@10", r"P's parameter rel must be a whole number; got 'x'"),
+        ("P(rel=2.5)@10", r"P's parameter rel must be a whole number; got '2.5'"),
+        ("P(rel=0)@10", r"P's parameter rel must be >= 1; got '0'"),
+        ("P(rel=2,rel=3)@10", r"rel is given twice in 'P\(rel=2,rel=3\)@10'"),
+        ("P(rel)@10", r"must be written name=value, such as 'P\(rel=2\)@10'; 'rel' is not"),
+        ("P(rel=2", r"unknown measure 'P\(rel=2'"),
+        ("ERR(rel=2)@10", r"ERR has no parameter 'rel'; it has: none"),
+        ("nDCG(dcg='exp')", r"nDCG's parameter dcg must be one of 'log2', 'exp-log2'; got"),
+        ("RBP(p=x)", r"RBP's parameter p must be a number; got 'x'"),
+        ("IPrec@x", r"the level in 'IPrec@x' must be a number >= 0"),
+        ("P(rel=2)", r"P needs a cutoff, such as 'P@10'"),
+    ],
+)
+def test_bad_parameters_name_the_parameter_and_what_is_allowed(name, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        parse_measure(name)
+
+
+def printed_names(path: Path) -> list[str]:
+    """The measures of trec_eval's ``all`` lines, in the order it printed them."""
+    lines = (line.split("\t") for line in path.read_text().splitlines())
+    return [measure.strip() for measure, query, _ in lines if query == "all"]
+
+
+def test_trec_eval_specs_give_the_names_trec_eval_printed_in_its_order():
+    """out.test.meas_params: ``-miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 ...``."""
+    specs = [
+        "iprec_at_recall..10,.20,.25,.75,.50",
+        "P.5,7,3",
+        "recall.20,2000",
+        "Rprec_mult.5.0,0.2,0.35",
+        "utility.2,-1,0,0",  # not a measure mapteach has
+        "11pt_avg..25,.5,.75",
+        "ndcg.1=3,2=9,4=4.5",
+        "ndcg_cut.10,20,23.4",
+        "success.2,5,20",
+    ]
+    names = [name for spec in specs if spec != specs[4] for name, _ in parse_trec_eval(spec)]
+    expected = printed_names(DATA / "out.test.meas_params")
+    assert names == [name for name in expected if not name.startswith("utility")]
+    assert len(names) == 21
+
+
+def test_the_official_set_is_trec_eval_s_default_measures_in_order():
+    names = [name for spec in TREC_EVAL_OFFICIAL for name, _ in parse_trec_eval(spec)]
+    assert ["runid", *names] == printed_names(DATA / "out.test")
+    assert parse_trec_eval("runid") == []
+
+
+def test_each_trec_eval_name_printed_is_the_measures_trec_name():
+    for spec in ["P", "recall", "map_cut", "ndcg_cut", "success", "iprec_at_recall", "map"]:
+        for name, measure in parse_trec_eval(spec):
+            assert measure.trec_name == name
+            assert parse_measure(name) == measure
+    assert [name for name, _ in parse_trec_eval("success")] == [
+        "success_1",
+        "success_5",
+        "success_10",
+    ]
+    assert parse_measure("P(rel=2)@10").trec_name is None
+    assert parse_measure("ERR@10").trec_name is None
+
+
+def test_parse_measures_reads_trec_eval_specs_for_several_measures():
+    parsed = parse_measures(["P@10", "P(rel=2)@10", "ndcg_cut.5,10", "P.5,20"])
+    assert {key: m.name for key, m in parsed.items()} == {
+        "P@10": "P@10",
+        "P(rel=2)@10": "P(rel=2)@10",
+        "ndcg_cut_5": "nDCG@5",
+        "ndcg_cut_10": "nDCG@10",
+        "P_5": "P@5",
+        "P_20": "P@20",
+    }
+    assert len(parse_measures("P")) == 9
+    with pytest.raises(ValueError, match=r"measures 'P@10' and 'P_10' both name P@10"):
+        parse_measures(["P@10", "P.5,10"])
+    with pytest.raises(ValueError, match=r"P needs a cutoff"):  # the ir_measures error is kept
+        parse_measures(["P(rel=2)"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "error", "fragment"),
+    [
+        ("map.5", ValueError, r"trec_eval's map takes no cutoff"),
+        ("P.x", ValueError, r"the cutoff in 'P.x' must be >= 1"),
+        ("P.0", ValueError, r"the cutoff in 'P.0' must be >= 1"),
+        ("utility.2,-1", ValueError, r"unknown measure 'utility.2,-1'"),
+        (5, TypeError, r"a trec_eval measure must be a string such as 'P.10'; got 5"),
+    ],
+)
+def test_bad_trec_eval_specs(spec, error, fragment):
+    with pytest.raises(error, match=fragment):
+        parse_trec_eval(spec)

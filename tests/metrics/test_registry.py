@@ -32,6 +32,15 @@ TREC_EVAL = {
     "num_rel": "NumRel",
     "num_rel_ret": "NumRelRet",
     "gm_map": "GMAP",
+    "set_P": "SetP",
+    "set_recall": "SetR",
+    "set_F": "SetF",
+    "iprec_at_recall": "IPrec",
+    "11pt_avg": "ElevenPt",
+    "Rprec_mult": "RprecMult",
+    "infAP": "infAP",
+    "gm_bpref": "GMBpref",
+    "num_q": "NumQ",
 }
 
 #: Everyday words that are also trec_eval names, and what else they mean in the package,
@@ -148,6 +157,8 @@ ROWS = [
     ("`R@k`", "`recall.k`", "mean"),
     ("`RR`, `RR@k` (also `MRR`, `MRR@k`)", "`recip_rank`", "mean"),
     ("`nDCG`, `nDCG@k`", "`ndcg`, `ndcg_cut.k`", "mean"),
+    ("`ERR`, `ERR@k`", "—", "mean"),
+    ("`RBP`, `RBP@k`", "—", "mean"),
     ("`Success@k` (also `Hit@k`)", "`success.k`", "mean"),
     ("`Rprec` (also `RPrec`)", "`Rprec`", "mean"),
     ("`Bpref` (also `BPref`)", "`bpref`", "mean"),
@@ -156,6 +167,15 @@ ROWS = [
     ("`NumRel`", "`num_rel`", "sum"),
     ("`NumRelRet`", "`num_rel_ret`", "sum"),
     ("`GMAP`, `GMAP@k`", "`gm_map`", "exp(mean(log(max(value, 1e-5))))"),
+    ("`SetP`", "`set_P`", "mean"),
+    ("`SetR`", "`set_recall`", "mean"),
+    ("`SetF`", "`set_F`", "mean"),
+    ("`IPrec@k`", "`iprec_at_recall.k`", "mean"),
+    ("`ElevenPt`", "`11pt_avg`", "mean"),
+    ("`RprecMult@k`", "`Rprec_mult.k`", "mean"),
+    ("`infAP`", "`infAP`", "mean"),
+    ("`GMBpref`", "`gm_bpref`", "exp(mean(log(max(value, 1e-5))))"),
+    ("`NumQ`", "`num_q`", "sum"),
 ]
 
 

@@ -189,7 +189,7 @@ def test_bad_gains(call, error, fragment):
     ("name", "error", "fragment"),
     [
         ("MAP@x", ValueError, r"unknown measure 'MAP@x'"),
-        ("ERR@10", ValueError, "unknown measure"),
+        ("XRR@10", ValueError, "unknown measure"),
         ("P", ValueError, r"P needs a cutoff, such as 'P@10'"),
         ("AP@0", ValueError, r"must be >= 1"),
         (10, TypeError, r"a measure name must be a string"),

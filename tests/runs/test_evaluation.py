@@ -77,8 +77,8 @@ def test_no_relevant_conventions():
 def test_missing_queries_ignored_or_zero():
     qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
     run = {"q1": {"a": 1.0}}
-    with pytest.warns(UserWarning, match=r"1 judged queries are missing from the run .* 'q2'"):
-        ignored = evaluate(qrels, run, ["AP"])
+    with pytest.warns(UserWarning, match=r"1 judged query is missing from the run .* 'q2'"):
+        ignored = evaluate(qrels, run, ["AP"], missing="ignore")
     assert ignored.index.tolist() == ["q1"]
     zero = evaluate(qrels, run, ["AP"], missing="zero")
     assert zero["AP"].tolist() == [1.0, 0.0]
@@ -86,7 +86,7 @@ def test_missing_queries_ignored_or_zero():
 
 
 def test_unjudged_run_queries_are_reported_and_ignored():
-    with pytest.warns(UserWarning, match=r"1 queries of the run have no judgments .* 'zz'"):
+    with pytest.warns(UserWarning, match=r"1 query of the run has no judgments .* 'zz'"):
         table = evaluate({"q1": {"a": 1}}, {"q1": {"a": 1.0}, "zz": {"a": 1.0}}, ["AP"])
     assert table.index.tolist() == ["q1"]
 

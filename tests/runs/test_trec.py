@@ -56,7 +56,7 @@ def trec_eval(qrels: dict, run: dict) -> dict[str, dict[str, float]]:
 
 
 def mapteach_scores(qrels, run) -> dict[str, dict[str, float]]:
-    table = evaluate(qrels, run, ["AP", "P@5"])
+    table = evaluate(qrels, run, ["AP", "P@5"], missing="ignore")  # as pytrec_eval
     return {q: {"AP": row["AP"], "P@5": row["P@5"]} for q, row in table.iterrows()}
 
 
@@ -480,16 +480,24 @@ class Cli:
 
 CLI = {
     "missing qrels file": Cli(
-        ("{folder}/absent.txt", "{run}"), code=2, stderr=r"error: {folder}/absent.txt: no such "
+        ("{folder}/absent.txt", "{run}"),
+        code=2,
+        stderr=r"mapteach evaluate: error: {folder}/absent.txt: no such ",
     ),
     "missing run file": Cli(
-        ("{qrels}", "{folder}/absent.txt"), code=2, stderr=r"error: .*absent.txt: no such run"
+        ("{qrels}", "{folder}/absent.txt"),
+        code=2,
+        stderr=r"mapteach evaluate: error: .*absent.txt: no such run",
     ),
     "a directory": Cli(
-        ("{qrels}", "{folder}"), code=2, stderr=r"error: {folder}: is a directory, not a run file"
+        ("{qrels}", "{folder}"),
+        code=2,
+        stderr=r"mapteach evaluate: error: {folder}: is a directory, not a run file",
     ),
     "malformed run": Cli(
-        ("{qrels}", "{bad}"), code=2, stderr=r"error: {bad}, line 3: too few fields; a run line"
+        ("{qrels}", "{bad}"),
+        code=2,
+        stderr=r"mapteach evaluate: error: {bad}, line 3: too few fields; a run line",
     ),
     "run on standard input": Cli(("{qrels}", "-"), stdin=RUN, ap=(5 / 6 + 1) / 2),
     "qrels on standard input": Cli(("-", "{run}"), stdin=QRELS, ap=(5 / 6 + 1) / 2),
@@ -497,16 +505,22 @@ CLI = {
     "/dev/stdin from a pipe": Cli(("{qrels}", "/dev/stdin"), stdin=RUN, ap=(5 / 6 + 1) / 2),
     "process substitution": Cli(("{qrels}", "<(cat {run})"), ap=(5 / 6 + 1) / 2, shell=True),
     "both on standard input": Cli(
-        ("-", "-"), stdin=RUN, code=2, stderr=r"error: only one of the qrels and the run can be"
+        ("-", "-"),
+        stdin=RUN,
+        code=2,
+        stderr=r"mapteach evaluate: error: only one of the qrels and the run can be",
     ),
     "malformed standard input": Cli(
         ("{qrels}", "-"),
         stdin=b"q1 Q0 d1 1 3 t\nq1 Q0 d\xff 2 2 t\n",
         code=2,
-        stderr=r"error: <stdin>, line 2: bytes b'\\xff' are not valid UTF-8",
+        stderr=r"mapteach evaluate: error: <stdin>, line 2: bytes b'\\xff' are not valid UTF-8",
     ),
     "empty standard input": Cli(
-        ("{qrels}", "-"), stdin=b"", code=2, stderr=r"error: <stdin>: the run file is empty\.$"
+        ("{qrels}", "-"),
+        stdin=b"",
+        code=2,
+        stderr=r"mapteach evaluate: error: <stdin>: the run file is empty\.$",
     ),
     "comments warn once": Cli(
         ("{qrels}", "-"),
