@@ -85,7 +85,6 @@ STILL_ENGLISH = {
     "metrics/average_precision.py": 3,
     "metrics/batch.py": 2,
     "metrics/bpref.py": 5,
-    "metrics/curves.py": 1,
     "metrics/declaration.py": 5,
     "metrics/gmap.py": 3,
     "metrics/ndcg.py": 1,
@@ -94,10 +93,8 @@ STILL_ENGLISH = {
     "offline/fallback.py": 1,
     "offline/site_runtime.py": 4,
     "offline/widget_state.py": 1,
-    "runs/evaluation.py": 8,
     "runs/retrieval.py": 4,
     "runs/score_matrix.py": 13,
-    "runs/trec.py": 1,
     "sources.py": 1,
 }
 

@@ -12,9 +12,10 @@ Removed before looking: code (``<pre>``, ``<code>``, code spans and blocks), for
 (MathML, ``$...$``, ``\\(...\\)``), HTML tags, URLs, file names, identifiers
 (``snake_case``, ``CamelCase``, ``dotted.names``, ``--options``, ``k=10``), measure
 names (whatever :func:`mapteach.metrics.parse_measure` accepts), ``{placeholders}``,
-verbatim article quotes (「…」) and the words in :data:`STAYS_LATIN`. A run is two or more
-Latin words separated by single spaces (two spaces, a tab or a line end separate the
-columns of a printed table). Each failure prints the notebook, the cell and the runs.
+verbatim article quotes (「…」), the column headed “英文名” of a Markdown table (the
+glossary's English names, shown on purpose) and the words in :data:`STAYS_LATIN`. A run
+is two or more Latin words separated by single spaces (two spaces, a tab or a line end
+separate the columns of a printed table). Each failure prints the notebook, the cell and the runs.
 """
 
 from __future__ import annotations
@@ -112,6 +113,27 @@ def _visible_html(markup: str) -> str:
     return soup.get_text("\n")
 
 
+ENGLISH_NAME_HEADER = "英文名"
+CELL_BORDER = re.compile(r"(?<!\\)\|")
+
+
+def _without_english_name_column(text: str) -> str:
+    """``text`` with the cells under a Markdown table header “英文名” blanked."""
+    lines, column = text.split("\n"), None
+    for index, line in enumerate(lines):
+        if not line.lstrip().startswith("|"):
+            column = None
+            continue
+        cells = CELL_BORDER.split(line)
+        names = [cell.strip() for cell in cells]
+        if column is None and ENGLISH_NAME_HEADER in names:
+            column = names.index(ENGLISH_NAME_HEADER)
+        elif column is not None and column < len(cells) and not set(names[column]) <= set("-: "):
+            cells[column] = " "
+            lines[index] = "|".join(cells)
+    return "\n".join(lines)
+
+
 def latin_runs(text: str, is_html: bool = False) -> list[str]:
     """The runs of two or more Latin words a learner reads in ``text``.
 
@@ -120,7 +142,7 @@ def latin_runs(text: str, is_html: bool = False) -> list[str]:
     >>> latin_runs("<p>均值 <b>mean delta</b></p><pre>not shown</pre>", is_html=True)
     ['mean delta']
     """
-    text = _visible_html(text) if is_html else html.unescape(text)
+    text = _visible_html(text) if is_html else html.unescape(_without_english_name_column(text))
     for pattern in NOT_TEXT:
         text = pattern.sub("\n", text)
     text = MEASURE_LIKE.sub(lambda m: "\n" if _is_measure(m.group(0)) else m.group(0), text)
@@ -248,6 +270,8 @@ def test_the_zh_answer_key_shows_no_english(tmp_path):
         ("<pre>divide by length</pre><math><mi>relevant items</mi></math>", True, []),
         ("denominator R; ties by docno descending", False, ["ties by docno descending"]),
         ("not installed", False, ["not installed"]),
+        ("| 英文名 | 说明 |\n| --- | --- |\n| trace table | 计算过程表 |", False, []),
+        ("| 术语 | 说明 |\n| --- | --- |\n| trace table | 计算过程表 |", False, ["trace table"]),
         ("TREC ad hoc任务与 JSON Lines 文件，见JudgingBoard或run_a", False, []),
     ],
 )
