@@ -63,7 +63,9 @@ def source_name(source: Any) -> str:
         position = source.tell()
     except (OSError, ValueError, AttributeError):  # pipes, terminals, objects without tell
         position = 0
-    return f"{name} (from position {position})" if position else name
+    return (
+        tr("{name} (from position {position})", name=name, position=position) if position else name
+    )
 
 
 def read_bytes(

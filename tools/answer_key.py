@@ -45,6 +45,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from mapteach.i18n import N_, language, ngettext, tr
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUT = ROOT / "build" / "answer-key.html"
@@ -480,21 +482,36 @@ math[display="block"] { margin: 0.4em 0; }
 """
 
 
+#: What the page calls each kind of exercise and each verdict's status (English messages).
+KIND_NAMES = {"number": N_("number"), "choice": N_("choice"), "arrange": N_("arrangement")}
+STATUS_NAMES = {
+    "correct": N_("correct"),
+    "incorrect": N_("incorrect"),
+    "incomplete": N_("incomplete"),
+    "empty": N_("empty"),
+    "unreadable": N_("not a number"),
+}
+
+
 def _table(kind: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    """An HTML table; each cell is HTML already (escape text before)."""
+    """An HTML table; each cell is HTML already (escape text before); headers are messages."""
     cells = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    head = "".join(f"<th>{html.escape(tr(h) if h else h)}</th>" for h in headers)
     return f'<table class="{kind}"><tr>{head}</tr>{cells}</table>'
 
 
 def _built_from(item: dict[str, Any]) -> str:
     """What the exercise was built from: its measure, its mistake kind and its data."""
     shown = [
-        f"{name}: <code>{html.escape(json.dumps(item[field], ensure_ascii=False))}</code>"
+        tr(
+            "{name}: {value}",
+            name=tr(name),
+            value=f"<code>{html.escape(json.dumps(item[field], ensure_ascii=False))}</code>",
+        )
         for name, field in (
-            ("measure", "measure"),
-            ("mistakes of", "mistake_kind"),
-            ("data", "data"),
+            (N_("measure"), "measure"),
+            (N_("mistakes of"), "mistake_kind"),
+            (N_("data"), "data"),
         )
         if item.get(field) is not None
     ]
@@ -502,29 +519,36 @@ def _built_from(item: dict[str, Any]) -> str:
 
 
 def _mistakes_table(item: dict[str, Any]) -> str:
+    """The mistakes an exercise names: each one's name (a message: its translation shown),
+    the answer that makes it, and the verdict and feedback that answer gets."""
+    convention = " <i>" + html.escape(tr("(another convention)")) + "</i>"
     rows = [
         (
-            html.escape(m["name"]) + (" <i>(convention)</i>" if m["convention"] else ""),
+            html.escape(tr(m["name"])) + (convention if m["convention"] else ""),
             html.escape(m["value"]),
-            html.escape(m["feedback"]["status"]),
+            html.escape(tr(STATUS_NAMES[m["feedback"]["status"]])),
             m["feedback"]["html"],
         )
         for m in item["misconceptions"]
     ]
     if item.get("unreadable"):
         verdict = item["unreadable"]
-        rows.append(("<i>unreadable input</i>", "abc", verdict["status"], verdict["html"]))
-    return _table("misconceptions", ("mistake", "answer", "status", "feedback"), rows)
+        status = html.escape(tr(STATUS_NAMES[verdict["status"]]))
+        unreadable = "<i>" + html.escape(tr("input that is not a number")) + "</i>"
+        rows.append((unreadable, "abc", status, verdict["html"]))
+    headers = (N_("mistake"), N_("answer"), N_("verdict"), N_("feedback"))
+    return _table("misconceptions", headers, rows)
 
 
 def _exercise_html(item: dict[str, Any]) -> str:
-    key = html.escape(item["key"] or "(no key)")
+    key = html.escape(item["key"] or tr("(no key)"))
     anchor = f' id="{key}" data-key="{key}"' if item["key"] else ""
+    answer = f'<span class="answer">{html.escape(str(item["answer"]))}</span>'
     parts = [
         f'<section class="exercise"{anchor}>',
-        f'<h3><span class="key">{key}</span> · {html.escape(item["kind"])}</h3>',
+        f'<h3><span class="key">{key}</span> · {html.escape(tr(KIND_NAMES[item["kind"]]))}</h3>',
         f'<div class="prompt">{item["prompt"]}</div>',
-        f'<p>Answer / 答案: <span class="answer">{html.escape(str(item["answer"]))}</span></p>',
+        f"<p>{tr('Answer: {answer}', answer=answer)}</p>",
         _built_from(item),
         f'<div class="solution">{item["solution"]}</div>',
     ]
@@ -533,12 +557,14 @@ def _exercise_html(item: dict[str, Any]) -> str:
             ("✔" if o["correct"] else "", html.escape(o["option"]), o["html"])
             for o in item["options"]
         ]
-        parts.append(_table("options", ("", "option", "feedback"), rows))
+        parts.append(_table("options", ("", N_("option"), N_("feedback")), rows))
     elif item.get("misconceptions") or item.get("unreadable"):
         parts.append(_mistakes_table(item))
     if item.get("targets"):
-        parts.append(f"<p>targets: {html.escape(json.dumps(item['targets']))}</p>")
-        parts.append(f'<p class="readout">start: {html.escape(item["readout"])}</p>')
+        targets = html.escape(json.dumps(item["targets"]))
+        parts.append(f"<p>{tr('targets: {targets}', targets=targets)}</p>")
+        readout = html.escape(item["readout"])
+        parts.append(f'<p class="readout">{tr("start: {readout}", readout=readout)}</p>')
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -546,7 +572,12 @@ def _exercise_html(item: dict[str, Any]) -> str:
 def render(
     sections: list[tuple[Path, list[dict[str, Any]]]], learner: str | None, lang: str
 ) -> str:
-    """The key as one HTML page: a contents list, then each notebook's exercises."""
+    """The key as one HTML page in ``lang``: a contents list, then each notebook's exercises."""
+    with language(lang):
+        return _page(sections, learner, lang)
+
+
+def _page(sections: list[tuple[Path, list[dict[str, Any]]]], learner: str | None, lang: str) -> str:
     who = f" — {html.escape(learner)}" if learner else ""
     toc = "".join(
         f'<li><a href="#{path.stem}">{html.escape(_title(path))}</a> ({len(items)})</li>'
@@ -560,12 +591,14 @@ def render(
         if items
     )
     count = sum(len(items) for _, items in sections)
+    title = html.escape(tr("mapteach answer key")) + who
+    counted = html.escape(ngettext("{n} exercise.", "{n} exercises.", count))
     return (
         f'<!DOCTYPE html><html lang="{"zh-Hans" if lang == "zh" else "en"}">'
         '<head><meta charset="utf-8">'
-        f"<title>mapteach answer key{who}</title><style>{_STYLE}</style></head><body>"
-        f"<h1>mapteach answer key / 练习答案{who}</h1>"
-        f'<p data-count="{count}">{count} exercises.</p><ol>{toc}</ol>{body}</body></html>'
+        f"<title>{title}</title><style>{_STYLE}</style></head><body>"
+        f"<h1>{title}</h1>"
+        f'<p data-count="{count}">{counted}</p><ol>{toc}</ol>{body}</body></html>'
     )
 
 
@@ -595,7 +628,7 @@ def build(
         results = [saved_exercises(path) for path in paths]
     sections = list(zip(paths, results, strict=True))
     out.parent.mkdir(parents=True, exist_ok=True)
-    who = learner or (f"group {group}" if group else None)
+    who = learner or (tr("group {group}", lang=lang, group=group) if group else None)
     out.write_text(render(sections, who, lang), encoding="utf-8")
     return sections
 

@@ -24,6 +24,7 @@ from mapteach.analysis.paired_tests import (
     sign_test,
     wilcoxon_test,
 )
+from mapteach.i18n import tr
 from mapteach.metrics.options import MISSING, Missing
 from mapteach.metrics.validation import check_choice
 from mapteach.runs.evaluation import evaluate
@@ -125,7 +126,7 @@ class RunComparison:
         return shown
 
     def __str__(self) -> str:
-        lines = [f"{key}: {value:.4g}" for key, value in self.display(digits=None).items()]
+        lines = [tr("{k}: {v:.4g}", k=k, v=v) for k, v in self.display(digits=None).items()]
         return "\n".join([*lines, *self.notes])
 
     def improved(self, n: int = 5) -> pd.DataFrame:

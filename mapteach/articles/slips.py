@@ -2,8 +2,8 @@
 
 Article 001's late-relevant AP, printed 0.48, is kept with the worked examples
 (:mod:`mapteach.articles.examples`); the other slips are here. Each :class:`Slip`
-keeps the article's own sentence (Chinese, verbatim from the article's text, with
-the punctuation that text lost left out), an English gloss, what the article
+keeps the article's own sentence (Chinese, the article's words with the punctuation
+its text lost restored), an English gloss, what the article
 printed, and a function that recomputes the truth with the package. A slip's
 :attr:`~Slip.finding` is a sentence built from those computed values, so the
 workbook never types a number by hand.
@@ -15,7 +15,8 @@ imported (:func:`parse_slips`); each names the function that checks it by its
 The gloss, the verdict and (where it is words) what was printed are English
 messages: a slip's printed form, :func:`slips_table` and :attr:`Slip.finding` show
 them in the current language (:func:`mapteach.i18n.tr`); the quote stays the
-article's own Chinese.
+article's own Chinese. A reader of Chinese reads the quote itself: in Chinese a slip
+shows no gloss (a Chinese paraphrase of a Chinese sentence says nothing new).
 
 Some entries are not plain errors: the head blind spot of article 003 §6.1 is
 partly right, and is kept as a measured discussion, not a verdict.
@@ -46,7 +47,7 @@ from mapteach.articles.functions import article_000_map, article_001_map, trec_e
 from mapteach.articles.loader import Reader, read_data
 from mapteach.exercises.mistakes_ranking import final_hits_in_every_numerator
 from mapteach.explain.display import ShownTable
-from mapteach.i18n import N_, tr
+from mapteach.i18n import N_, get_language, tr
 from mapteach.metrics import average_precision, ndcg_at_k, precision_at_k, recall_at_k
 from mapteach.metrics.names import parse_measure
 
@@ -62,6 +63,9 @@ __all__ = [
 ]
 
 Values = dict[str, float]
+
+#: The language of the articles, and so of every quote: no gloss is shown in it.
+_QUOTE_LANGUAGE = "zh"
 
 #: The header that shows each column key of :func:`slips_table`.
 SLIP_HEADERS: dict[str, str] = {
@@ -94,7 +98,8 @@ class Slip:
     article, section : str
         Where the sentence is (``"001"``, ``"2.1"``).
     quote : str
-        The article's sentence, verbatim from its text (Chinese).
+        The article's sentence (Chinese): its words verbatim, the punctuation its text lost
+        restored.
     gloss : str
         An English gloss of the quote (a message: shown with ``tr``).
     printed : str
@@ -126,6 +131,11 @@ class Slip:
         current language."""
         return self._check()[1]
 
+    @staticmethod
+    def _glossed() -> bool:
+        """Whether the gloss is shown: only to a reader of another language than the quote's."""
+        return get_language() != _QUOTE_LANGUAGE
+
     def shown(self) -> dict[str, str]:
         """The gloss, printed value and verdict in the current language."""
         return {"gloss": tr(self.gloss), "printed": tr(self.printed), "verdict": tr(self.verdict)}
@@ -143,16 +153,21 @@ class Slip:
             printed=shown["printed"],
             verdict=shown["verdict"],
         )
-        gloss = tr("({gloss})", gloss=shown["gloss"])
-        return f"{heading}\n  {gloss}\n  {verdict}\n  {self.finding}"
+        gloss = [tr("({gloss})", gloss=shown["gloss"])] if self._glossed() else []
+        return "\n  ".join([heading, *gloss, verdict, self.finding])
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """Plain-text display (IPython's ``text/plain``): :meth:`__str__`, translated."""
+        printer.text(str(self))
 
     def _repr_markdown_(self) -> str:
         shown = self.shown()
         source = tr("Article {article} §{section}", article=self.article, section=self.section)
         printed, verdict, computed = tr("printed:"), tr("verdict:"), tr("computed:")
+        gloss = f"*{shown['gloss']}*\n\n" if self._glossed() else ""
         return (
             f"**{source}** — 「{self.quote}」\n\n"
-            f"*{shown['gloss']}*\n\n"
+            f"{gloss}"
             f"- **{printed}** {shown['printed']}\n"
             f"- **{verdict}** {shown['verdict']}\n"
             f"- **{computed}** {self.finding}"

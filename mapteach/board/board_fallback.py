@@ -42,7 +42,7 @@ __all__ = [
 def bar_label(title: str) -> str:
     """A title's lead, before any colon, short enough to go under a bar (``"Query A"``).
 
-    >>> bar_label("Query A: relevant near the top"), bar_label("查询 A：相关结果靠前")
+    >>> bar_label("Query A: relevant near the top"), bar_label("查询 A：相关文档靠前")
     ('Query A', '查询 A')
     """
     lead = title.partition(":")[0].partition("：")[0]

@@ -57,6 +57,9 @@ __all__ = ["HEADERS", "ShownSeries", "ShownTable", "display_table", "shown_label
 #: ``precision`` in a PR table) is left out: only its own table knows its header.
 HEADERS: dict[str, str] = {}
 _AMBIGUOUS: set[str] = set()
+#: How a boolean cell reads in a language other than English; English shows the machine
+#: values, True and False, as it always has.
+BOOLEAN_WORDS = {True: N_("yes"), False: N_("no")}
 #: Every kind's label columns and text columns, for tables a notebook builds itself.
 _LABEL_COLUMNS: set[str] = set()
 _TEXT_COLUMNS: set[str] = set()
@@ -144,6 +147,13 @@ def _cells(values: pd.Series, show: Callable[[str], Any]) -> pd.Series:
     return values.map(lambda value: show(value) if isinstance(value, str) else value)
 
 
+def _words_for_booleans(values: pd.Series) -> pd.Series:
+    """A boolean column as 是/否 (:data:`BOOLEAN_WORDS`) outside English; else unchanged."""
+    if get_language() == "en" or not pd.api.types.is_bool_dtype(values):
+        return values
+    return values.map(lambda value: tr(BOOLEAN_WORDS[bool(value)]))
+
+
 def _shown_frame(
     table: pd.DataFrame, headers: Mapping[str, str], labels: Collection, texts: Collection
 ) -> pd.DataFrame:
@@ -155,6 +165,8 @@ def _shown_frame(
             )
         elif key in texts:
             frame.isetitem(position, _cells(frame.iloc[:, position], tr))
+        else:
+            frame.isetitem(position, _words_for_booleans(frame.iloc[:, position]))
     frame.columns = _relabel(frame.columns, headers)
     frame.index = _relabel(frame.index, headers)
     return frame

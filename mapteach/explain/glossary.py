@@ -1,9 +1,10 @@
-"""The glossary (术语表): each term's Chinese names as used in practice, its formula, its notebook.
+"""The glossary (术语表): each term's English name, its Chinese names, its formula, its notebook.
 
 One home for the workbook's preferred Chinese terms. The catalogue and the Chinese
 notebooks are checked against it (``tests/i18n/test_catalogue.py``): wherever an
 English message names a term, its translation uses the preferred name or an
-accepted one, and no translation uses a name the glossary rules out. Each term names
+accepted one, and no translation, Chinese notebook or Chinese guide uses a name the
+glossary rules out. Each term names
 the notebook that defines it, and no earlier notebook uses it without a forward link
 (``tests/notebooks/test_define_before_use.py``). The terms themselves are in
 :mod:`mapteach.explain.glossary_terms`. Shown in ``16_glossary``.
@@ -37,30 +38,35 @@ def glossary_table(*, lang: str | None = None) -> pd.DataFrame:
     Parameters
     ----------
     lang : {"en", "zh"}, optional
-        Language of the headers, the English names' column and the notes.
+        Language of the headers and the notes; the English names stay English.
 
     Returns
     -------
     pandas.DataFrame
-        One row per term (index: the short English name) with its name, the
-        preferred Chinese name, other accepted names, the formula (LaTeX), the
-        notebook that defines it and a note; in the order of the notebooks.
+        One row per term (index: the short English name) with its English name, the
+        preferred Chinese name, other accepted names, the names ruled out, the formula
+        (LaTeX), the notebook that defines it and a note; in the order of the notebooks.
 
     Examples
     --------
     >>> table = glossary_table()
-    >>> list(table.columns)
-    ['term', 'preferred Chinese', 'also written', 'formula', 'notebook', 'note']
-    >>> table.loc["recall", "also written"]
-    '查全率'
+    >>> list(table.columns[:4])
+    ['English name', 'preferred Chinese', 'also written', 'ruled out']
+    >>> list(table.columns[4:])
+    ['formula', 'notebook', 'note']
+    >>> table.loc["recall", "also written"], table.loc["run", "ruled out"]
+    ('查全率', '运行结果')
+    >>> glossary_table(lang="zh").loc["AP"].iloc[:2].tolist()
+    ['average precision (AP)', '平均精度']
     >>> list(table.index[:2])
-    ['relevance judgment', 'accuracy']
+    ['P@k', 'relevant document']
     """
     rows = {
         key: [
-            tr(term.english, lang=lang),
+            term.english,
             term.zh,
             "、".join(term.zh_also),
+            "、".join(term.zh_avoid),
             f"${term.formula}$",
             term.notebook,
             tr(term.note, lang=lang),
@@ -68,9 +74,10 @@ def glossary_table(*, lang: str | None = None) -> pd.DataFrame:
         for key, term in sorted(GLOSSARY.items(), key=lambda item: item[1].notebook)
     }
     headers = [
-        tr("term", lang=lang),
+        tr("English name", lang=lang),
         tr("preferred Chinese", lang=lang),
         tr("also written", lang=lang),
+        tr("ruled out", lang=lang),
         tr("formula", lang=lang),
         tr("notebook", lang=lang),
         tr("note", lang=lang),
@@ -97,10 +104,10 @@ def glossary_markdown(*, lang: str | None = None) -> str:
     Examples
     --------
     >>> print(glossary_markdown().splitlines()[0])
-    | term | preferred Chinese | also written | formula | notebook | note |
-    >>> "| recall | **召回率** | 查全率 |" in glossary_markdown()
+    | English name | preferred Chinese | also written | ruled out | formula | notebook | note |
+    >>> "| recall | **召回率** | 查全率 |  |" in glossary_markdown()
     True
-    >>> all(line.count("|") == 7 for line in glossary_markdown().splitlines())
+    >>> all(line.count("|") == 8 for line in glossary_markdown().splitlines())
     True
     """
     table = glossary_table(lang=lang)
@@ -108,16 +115,9 @@ def glossary_markdown(*, lang: str | None = None) -> str:
         "| " + " | ".join(table.columns) + " |",
         "|" + " --- |" * len(table.columns),
     ]
-    for name, also, formula, notebook, note, zh in zip(
-        table.iloc[:, 0],
-        table.iloc[:, 2],
-        table.iloc[:, 3],
-        table.iloc[:, 4],
-        table.iloc[:, 5],
-        table.iloc[:, 1],
-        strict=True,
-    ):
+    for english, zh, also, avoid, formula, notebook, note in table.itertuples(index=False):
         link = f"[{notebook}]({notebook}.ipynb)"
         cell_formula = formula.replace("|", r"\vert ")  # a bare | would end the table cell
-        lines.append(f"| {name} | **{zh}** | {also} | {cell_formula} | {link} | {note} |")
+        cells = [english, f"**{zh}**", also, avoid, cell_formula, link, note]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -1,20 +1,22 @@
 """The glossary's terms: each one's names, formula, defining notebook and a note.
 
 The data behind :mod:`mapteach.explain.glossary`, kept apart so that the module that
-shows the glossary stays short. Terms are listed with longer phrases first: a text is
-searched in this order, and a name found inside a longer one (precision inside average
-precision) is read as the longer term only.
+shows the glossary stays short: the measures here, the terms of judging, comparing and
+the workbook itself in :mod:`mapteach.explain.glossary_practice`. Terms are listed with
+longer phrases first: a text is searched in this order, and a name found inside a longer
+one (precision inside average precision) is read as the longer term only.
 
 >>> from mapteach.explain.glossary_terms import TERMS
 >>> TERMS["nDCG"].notebook, TERMS["nDCG"].named_in("nDCG@10 and IDCG")
 ('08_choosing_a_metric', True)
+>>> TERMS["run"].zh, TERMS["run"].zh_avoid
+('排序结果', ('运行结果',))
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
+from mapteach.explain.glossary_entry import Term
+from mapteach.explain.glossary_practice import PRACTICE_TERMS
 from mapteach.i18n import N_
 from mapteach.metrics.bpref import BPREF
 
@@ -23,60 +25,53 @@ _BPREF = BPREF.trec_eval or BPREF.name
 
 __all__ = ["TERMS", "Term"]
 
-
-@dataclass(frozen=True)
-class Term:
-    """A term of the glossary.
-
-    Attributes
-    ----------
-    english : str
-        Its English name (a catalogue message).
-    zh : str
-        The preferred Chinese name, used throughout the Chinese edition.
-    zh_also : tuple of str
-        Other Chinese names a reader meets and the workbook accepts.
-    zh_avoid : tuple of str
-        Names the workbook never uses for this term (each is wrong or ambiguous).
-    formula : str
-        Its definition as LaTeX (IIR ch. 8, trec_eval, or the paper that defines it).
-    notebook : str
-        The notebook that defines it; an earlier notebook may only name it with a
-        forward link ("see notebook NN").
-    note : str
-        What it means or why the names are what they are (a catalogue message).
-    english_pattern : str
-        A regular expression finding the term in an English message.
-    """
-
-    english: str
-    zh: str
-    zh_also: tuple[str, ...]
-    zh_avoid: tuple[str, ...]
-    formula: str
-    notebook: str
-    note: str
-    english_pattern: str
-
-    @property
-    def zh_names(self) -> tuple[str, ...]:
-        """The preferred name, then the accepted ones."""
-        return (self.zh, *self.zh_also)
-
-    def named_in(self, english: str) -> bool:
-        """Whether an English text names the term (whole words, any case)."""
-        return re.search(self.english_pattern, english, flags=re.IGNORECASE) is not None
-
-
 _MEASURES = "08_choosing_a_metric"
-_JUDGING = "12_judging_relevance"
 _POOLING = "14_incomplete_judgments_and_pooling"
-_COMPARING = "15_comparing_systems_honestly"
 _OTHER_NUMBERS = "13_r_precision_and_other_numbers"
 _AVERAGING = "04_mean_average_precision"
 
-#: Every term, keyed by its short English name, longer phrases first.
-TERMS: dict[str, Term] = {
+#: The measures' terms, longer phrases first.
+_MEASURE_TERMS: dict[str, Term] = {
+    "infAP": Term(
+        N_("inferred average precision (infAP)"),
+        "推断平均精度",
+        ("infAP",),
+        (),
+        r"\mathrm{infAP} = \frac{1}{R}\sum_{k:\,\mathrm{rel}_k} E[P@k]",
+        _POOLING,
+        N_(
+            "AP estimated from a random sample of the pool: each judged relevant result adds "
+            "the expected precision above it (Yilmaz and Aslam 2006)."
+        ),
+        r"\binfAP\b|\binferred average precision\b",
+    ),
+    "RBP": Term(
+        N_("rank-biased precision (RBP)"),
+        "排序偏置精确率",
+        ("RBP",),
+        (),
+        r"\mathrm{RBP} = (1 - p)\sum_{i=1}^{n} \mathrm{rel}_i\, p^{i-1}",
+        _OTHER_NUMBERS,
+        N_(
+            "A user goes on from one rank to the next with probability p: the expected rate of "
+            "relevant results they see (Moffat and Zobel 2008); it needs no R."
+        ),
+        r"\bRBP\b|\brank-biased precision\b",
+    ),
+    "ERR": Term(
+        N_("expected reciprocal rank (ERR)"),
+        "期望倒数排名",
+        ("ERR",),
+        (),
+        r"\mathrm{ERR} = \sum_{r=1}^{n} \frac{1}{r}\, R_r \prod_{i<r} (1 - R_i), \quad R_i = "
+        r"\frac{2^{g_i} - 1}{2^{g_{\max}}}",
+        _OTHER_NUMBERS,
+        N_(
+            "A user stops at a result with a probability set by its grade: one over the rank "
+            "where they stop, in expectation (Chapelle et al. 2009)."
+        ),
+        r"(?-i:\bERR\b)|\bexpected reciprocal rank\b",
+    ),
     "micro-averaging": Term(
         N_("micro-averaging"),
         "微平均",
@@ -165,6 +160,34 @@ TERMS: dict[str, Term] = {
         N_("Precision at rank R, the query's own number of relevant documents."),
         r"\bR-precision\b",
     ),
+    "IPrec": Term(
+        N_("interpolated precision at a recall level (IPrec)"),
+        "IPrec",
+        ("iprec_at_recall",),
+        (),
+        r"\mathrm{IPrec}@r = p_{\mathrm{interp}}(r), \quad r \in \{0, 0.1, \ldots, 1\}",
+        "07_pr_curves",
+        N_(
+            "trec_eval's iprec_at_recall_0.00 to _1.00: the interpolated precision at each of "
+            "the 11 recall levels."
+        ),
+        r"\bIPrec\w*|\biprec_at_recall\w*",
+    ),
+    "P@k": Term(
+        N_("precision at k (P@k)"),
+        "P@k",
+        ("前 k 位精确率",),
+        (
+            "P@排名",
+            "P@rank",
+            "截断于k的精确率",
+            "截断于 k 的精确率",
+        ),
+        r"P@k = \frac{\text{relevant documents in the top } k}{k}",
+        "00_start_here",
+        N_("Precision with the cutoff at rank k; P@10 reads the top 10 of every query."),
+        r"(?-i:\bP@k\b)|\bprecision at (?:rank )?k\b",
+    ),
     "interpolated precision": Term(
         N_("interpolated precision"),
         "插值精确率",
@@ -235,19 +258,6 @@ TERMS: dict[str, Term] = {
         ),
         r"\bti(?:e|es|ed)\b",
     ),
-    "relevance judgment": Term(
-        N_("relevance judgment"),
-        "相关性标注",
-        ("标注",),
-        ("相关性判断",),
-        r"\text{qrels line: } q \;\; 0 \;\; d \;\; \mathrm{rel}",
-        "00_start_here",
-        N_(
-            "A person's grade for one document and one query; a qrels file holds them. "
-            "Notebook 12 shows how they are made and how far annotators agree."
-        ),
-        r"\bjudge?ments?\b",
-    ),
     "interpolation": Term(
         N_("interpolation"),
         "插值",
@@ -261,78 +271,10 @@ TERMS: dict[str, Term] = {
         ),
         r"\binterpolat\w*",
     ),
-    "chance agreement": Term(
-        N_("chance agreement"),
-        "偶然一致率",
-        ("偶然一致", "期望一致率", "随机一致率"),
-        (),
-        r"p_e = \sum_{c} p_A(c)\, p_B(c)",
-        _JUDGING,
-        N_(
-            "How often two annotators would agree if each graded at random with their own "
-            "frequencies (Cohen); IIR uses the two annotators' combined frequencies instead."
-        ),
-        r"\bchance agreement\b|\bexpected agreement\b",
-    ),
-    "inter-annotator agreement": Term(
-        N_("inter-annotator agreement"),
-        "标注一致性",
-        ("一致性",),
-        (),
-        r"\kappa = \frac{p_o - p_e}{1 - p_e}, \quad \alpha = 1 - \frac{D_o}{D_e}",
-        _JUDGING,
-        N_(
-            "How far annotators agree beyond chance: Cohen's kappa compares observed and "
-            "chance agreement, Krippendorff's alpha observed and expected disagreement."
-        ),
-        # not chance agreement p_e nor observed agreement p_o: shares, not the concept
-        r"(?<!chance )(?<!observed )(?<!expected )\bagreement\b(?! chance)",
-    ),
-    "weighted kappa": Term(
-        N_("weighted kappa"),
-        "加权 kappa",
-        ("加权kappa",),
-        (),
-        r"\kappa_w = 1 - \frac{\sum_{i,j} w_{ij}\, o_{ij}}{\sum_{i,j} w_{ij}\, e_{ij}},"
-        r"\quad w_{ij} = |i - j| \text{ or } (i - j)^2",
-        _JUDGING,
-        N_(
-            "Cohen's kappa on grades, where a disagreement by two grades costs more than one "
-            "by one grade (linear or quadratic weights). IIR's reading scale is for plain "
-            "kappa only."
-        ),
-        r"\b(?:(?:linear|quadratic)(?:ly)?[- ])?weighted kappas?\b",
-    ),
-    "Fleiss' kappa": Term(
-        N_("Fleiss' kappa"),
-        "Fleiss kappa",
-        ("Fleiss 的 kappa", "Fleiss的kappa"),
-        (),
-        r"\kappa = \frac{\bar P - \bar P_e}{1 - \bar P_e}",
-        _JUDGING,
-        N_(
-            "Kappa for more than two annotators, each item graded by the same number of "
-            "distinct people; chance agreement from the grade frequencies of all of them."
-        ),
-        r"\bFleiss\b",
-    ),
-    "Krippendorff's alpha": Term(
-        N_("Krippendorff's alpha"),
-        "Krippendorff alpha",
-        ("Krippendorff 的 alpha", "Krippendorff的alpha", "Krippendorff's alpha"),
-        (),
-        r"\alpha = 1 - \frac{D_o}{D_e}",
-        _JUDGING,
-        N_(
-            "One minus observed over expected disagreement: any number of annotators, missing "
-            "grades allowed, and a distance that suits the scale (nominal, ordinal)."
-        ),
-        r"\bKrippendorff(?:'s|’s)? alpha\b",
-    ),
     "nDCG": Term(
         N_("normalized discounted cumulative gain (nDCG)"),
         "归一化折损累计增益",
-        ("nDCG", "DCG"),
+        ("nDCG",),
         (),
         r"\mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}, \quad "
         r"\mathrm{DCG}@k = \sum_{i=1}^{k} \frac{\mathrm{gain}_i}{\log_2(i + 1)}",
@@ -341,7 +283,24 @@ TERMS: dict[str, Term] = {
             "Graded gains discounted by log2(rank + 1), divided by the ideal ranking's DCG "
             "(Järvelin and Kekäläinen 2002); trec_eval's gain is the grade itself."
         ),
-        r"\bn?DCGs?\b|\bdiscounted cumulative gain\b",
+        r"\bnDCGs?\b|\bnormali[sz]ed discounted cumulative gain\b",
+    ),
+    "DCG": Term(
+        N_("discounted cumulative gain (DCG, IDCG)"),
+        "折损累计增益",
+        (
+            "DCG",
+            "IDCG",
+            "理想折损累计增益",
+        ),
+        (),
+        r"\mathrm{DCG}@k = \sum_{i=1}^{k} \frac{\mathrm{gain}_i}{\log_2(i + 1)}",
+        _MEASURES,
+        N_(
+            "The gains of the top k, each divided by log2(rank + 1); IDCG is the DCG of the "
+            "ideal ranking."
+        ),
+        r"\bI?DCGs?\b|\b(?:ideal )?discounted cumulative gain\b",
     ),
     "RR": Term(
         N_("reciprocal rank (RR, MRR)"),
@@ -383,19 +342,21 @@ TERMS: dict[str, Term] = {
         ),
         r"\bbpref\b",
     ),
-    "pooling": Term(
-        N_("pooling"),
-        "池化",
-        ("建池", "池"),
+    "condensed list": Term(
+        N_("condensed list"),
+        "压缩列表",
         (),
-        r"\mathrm{pool}_q = \bigcup_{s \in \text{pooled runs}} \mathrm{top}_k(s, q)",
+        (
+            "精简列表",
+            "浓缩列表",
+        ),
+        r"\text{the run with every unjudged document removed}",
         _POOLING,
         N_(
-            "Judging only the top k results of the pooled runs (often a subset of the runs "
-            "submitted); every other document counts as not relevant."
+            "The ranking with its unjudged documents removed, so that a measure reads only "
+            "judged ones (Sakai 2007)."
         ),
-        # "pooled" also means merged (a pooled list, pooled frequencies): only the pool's own uses
-        r"\bpool(?:s|ing)?\b|,\s+pooled\b|\bpooled (?:judgments|qrels|runs?|AP|R|ones|to)\b",
+        r"\bcondensed(?: lists?)?\b",
     ),
     "Judged@k": Term(
         N_("Judged@k"),
@@ -410,123 +371,7 @@ TERMS: dict[str, Term] = {
         ),
         r"\bJudged@k\b",
     ),
-    "Kendall's tau": Term(
-        N_("Kendall's tau"),
-        "Kendall tau",
-        ("Kendall τ", "Kendall 的 tau", "肯德尔等级相关系数"),
-        (),
-        r"\tau = \frac{n_c - n_d}{n(n - 1)/2}",
-        _POOLING,
-        N_(
-            "How alike two rankings of the same systems are: concordant minus discordant "
-            "pairs over all pairs (scipy's kendalltau computes tau-b, which adjusts for ties)."
-        ),
-        r"\bKendall\b",
-    ),
-    "bootstrap": Term(
-        N_("bootstrap"),
-        "自助法",
-        ("自助抽样", "bootstrap"),
-        (),
-        r"\bar\delta^{*}_b = \frac{1}{n}\sum_{i=1}^{n} \delta_{j_i}, \quad "
-        r"j_i \sim \mathrm{U}\{1, \ldots, n\}",
-        _COMPARING,
-        N_(
-            "Resample the queries with replacement many times; the middle 95% of the "
-            "resampled mean differences is a 95% (percentile) confidence interval."
-        ),
-        r"\bbootstrap\w*",
-    ),
-    "Holm": Term(
-        N_("Holm correction"),
-        "Holm 校正",
-        ("Holm",),
-        (),
-        r"p^{\mathrm{Holm}}_{(i)} = \max_{j \le i} \min\bigl(1, (m - j + 1)\, p_{(j)}\bigr)",
-        _COMPARING,
-        N_(
-            "Adjusts m p-values so that the chance of even one false positive among the m "
-            "tests (the family-wise error rate) stays at or below the level."
-        ),
-        r"\bHolm\b",
-    ),
-    "Benjamini-Hochberg": Term(
-        N_("Benjamini–Hochberg (false discovery rate)"),
-        "错误发现率",
-        ("Benjamini–Hochberg", "Benjamini-Hochberg", "FDR"),
-        (),
-        r"p^{\mathrm{BH}}_{(i)} = \min_{j \ge i} \min\bigl(1, \tfrac{m}{j}\, p_{(j)}\bigr)",
-        _COMPARING,
-        N_(
-            "Adjusts m p-values so that the expected share of false positives among the "
-            "results called significant (the false discovery rate) stays at or below the level."
-        ),
-        r"\bBenjamini\b|\bHochberg\b|\bfalse discovery rates?\b|\bFDR\b",
-    ),
-    "Tukey HSD": Term(
-        N_("Tukey HSD"),
-        "Tukey HSD",
-        ("Tukey 检验", "Tukey检验"),
-        (),
-        r"|\bar x_i - \bar x_j| > q_{\alpha;\, m,\, \nu} \sqrt{\mathrm{MS}_E / n}",
-        _COMPARING,
-        N_(
-            "Compares every pair of m systems at once against the studentized range, keeping "
-            "the family-wise error rate of all the pairs at the level (Carterette 2012)."
-        ),
-        r"\bTukey\b|\bHSD\b",
-    ),
-    "Wilcoxon": Term(
-        N_("Wilcoxon signed-rank test"),
-        "Wilcoxon 符号秩检验",
-        ("Wilcoxon 检验", "Wilcoxon检验", "Wilcoxon符号秩检验"),
-        (),
-        r"W^{+} = \sum_{i:\, d_i > 0} \operatorname{rank}(|d_i|)",
-        _COMPARING,
-        N_(
-            "A paired test on the signed ranks of the per-query differences: a larger "
-            "difference weighs more, but only through its rank."
-        ),
-        r"\bWilcoxon\b",
-    ),
-    "sign test": Term(
-        N_("sign test"),
-        "符号检验",
-        (),
-        (),
-        r"p = P\bigl(|\mathrm{Bin}(n, \tfrac{1}{2}) - \tfrac{n}{2}| \ge |w - \tfrac{n}{2}|\bigr)",
-        _COMPARING,
-        N_(
-            "A paired test that counts only which system wins each query: w wins out of n "
-            "untied queries, tested against a fair coin."
-        ),
-        r"\bsign tests?\b",
-    ),
-    "discriminative power": Term(
-        N_("discriminative power"),
-        "区分能力",
-        ("判别力", "区分度"),
-        (),
-        r"\frac{|\{(s, t) : p_{st} < \alpha\}|}{\binom{m}{2}}",
-        _COMPARING,
-        N_(
-            "The share of system pairs a measure finds significantly different on a test "
-            "collection (Sakai 2006): a property of many pairs, not of one."
-        ),
-        r"\bdiscriminative power\b",
-    ),
-    "swap rate": Term(
-        N_("swap rate"),
-        "交换率",
-        ("翻转率",),
-        (),
-        r"\frac{|\{(s, t) : \operatorname{sign}\Delta^{(1)}_{st} \ne "
-        r"\operatorname{sign}\Delta^{(2)}_{st}\}|}{|\text{pairs}|}",
-        _COMPARING,
-        N_(
-            "How often two disjoint sets of queries order a pair of systems differently "
-            "(Voorhees and Buckley 2002); it falls as the query sets grow."
-        ),
-        r"\bswap rates?\b",
-    ),
 }
+
+#: Every term, keyed by its short English name, longer phrases first.
+TERMS: dict[str, Term] = {**_MEASURE_TERMS, **PRACTICE_TERMS}

@@ -69,6 +69,21 @@ from mapteach.judging.judgments_writer import JudgmentsWriter
 __all__ = ["BoardStateError", "GradeError", "JudgingBoard"]
 
 
+def _shown_gloss(gloss: str, text: str, lang: str) -> str:
+    """The English ``gloss`` of ``text`` in ``lang``, or "" if ``text`` is already in ``lang``.
+
+    A gloss serves a reader who does not read the snippet's language; to a reader who
+    does, a paraphrase beside the snippet only shows it twice, in two wordings.
+
+    >>> _shown_gloss("Art. 27: apply within one year.", "第二十七条：时效期间为一年。", "zh")
+    ''
+    >>> _shown_gloss("Art. 27: apply within one year.", "第二十七条：时效期间为一年。", "en")
+    'Art. 27: apply within one year.'
+    """
+    snippet_lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in text) else "en"
+    return "" if snippet_lang == lang else tr(gloss, lang=lang)
+
+
 def annotator_seed(annotator: str) -> int:
     """A seed derived from the annotator's name: the same on every machine and run.
 
@@ -251,11 +266,14 @@ class JudgingBoard:
         random.Random(f"{self.seed}/{current.query}").shuffle(order)
         with self.widget.hold_sync(), self.widget.hold_trait_notifications():
             self.widget.query = current.query
-            gloss = tr(current.gloss, lang=self.lang)
-            # a gloss in the query's own language says nothing new
-            self.widget.gloss = "" if gloss == current.query else gloss
+            self.widget.gloss = _shown_gloss(current.gloss, current.query, self.lang)
             self.widget.items = [
-                {"doc": r.doc, "text": r.text, "gloss": tr(r.gloss, lang=self.lang), "rank": rank}
+                {
+                    "doc": r.doc,
+                    "text": r.text,
+                    "gloss": _shown_gloss(r.gloss, r.text, self.lang),
+                    "rank": rank,
+                }
                 for rank, r in enumerate(current.results, start=1)
             ]
             self.widget.order = order
@@ -535,7 +553,9 @@ class JudgingBoard:
         items, saved = self.widget.items, self._saved_rows()
         rows = "".join(
             f'<li data-doc="{html.escape(items[i]["doc"])}" data-saved="{str(saved[i]).lower()}">'
-            f"{html.escape(items[i]['text'])} <i>({html.escape(items[i]['gloss'])})</i></li>"
+            f"{html.escape(items[i]['text'])}"
+            + (f" <i>({html.escape(items[i]['gloss'])})</i>" if items[i]["gloss"] else "")
+            + "</li>"
             for i in self.widget.order
         )
         query, gloss = html.escape(self.widget.query), html.escape(self.widget.gloss)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import tr
 from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics.options import ELEVEN_POINT, ElevenPoint
 from mapteach.metrics.validation import as_labels, as_n_relevant, check_choice
@@ -69,7 +70,12 @@ def interpolated_precision(recall: ArrayLike, precision: ArrayLike) -> np.ndarra
     r, p = np.asarray(recall, dtype=float), np.asarray(precision, dtype=float)
     if r.shape != p.shape or r.ndim != 1:
         raise ValueError(
-            f"recall and precision must be 1-D of one length; got shapes {r.shape} and {p.shape}."
+            tr(
+                "recall and precision must be 1-D of one length; got shapes {recall} and "
+                "{precision}.",
+                recall=r.shape,
+                precision=p.shape,
+            )
         )
     order = np.argsort(r, kind="stable")
     best_from = np.maximum.accumulate(p[order][::-1])[::-1]  # best at this recall or higher
@@ -259,7 +265,9 @@ def precisions_at_levels(
     check_choice(convention, ELEVEN_POINT, name="convention")
     at = np.asarray(levels, dtype=float).reshape(-1)
     if not np.all(np.isfinite(at) & (at >= 0)):
-        raise ValueError(f"recall levels must be finite numbers >= 0; got {at.tolist()}.")
+        raise ValueError(
+            tr("recall levels must be finite numbers >= 0; got {levels}.", levels=at.tolist())
+        )
     return _precisions_reaching(y, r, hits_at_levels(at, r, convention=convention))
 
 

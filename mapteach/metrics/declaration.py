@@ -286,9 +286,13 @@ class Declaration:
                 f"got {self.cutoff!r} and {self.combine!r}."
             )
         if self.trec_eval is not None and self.cutoff == "required":
-            raise ValueError(f"{self.name} needs a cutoff: its trec_eval name is trec_eval_cut.")
+            raise ValueError(
+                tr("{name} needs a cutoff: its trec_eval name is trec_eval_cut.", name=self.name)
+            )
         if self.trec_eval_cut is not None and self.cutoff == "none":
-            raise ValueError(f"{self.name} takes no cutoff, so it has no trec_eval_cut name.")
+            raise ValueError(
+                tr("{name} takes no cutoff, so it has no trec_eval_cut name.", name=self.name)
+            )
         self._check_params()
 
     def _check_params(self) -> None:
@@ -297,17 +301,30 @@ class Declaration:
         for param_name, param in self.params.items():
             if not _PARAM_NAME.match(param_name) or not isinstance(param, Param):
                 raise ValueError(
-                    f"{self.name}: parameter {param_name!r} must be lower-case letters and _, "
-                    f"declared with a Param."
+                    tr(
+                        "{name}: parameter {param!r} must be lower-case letters and _, "
+                        "declared with a Param.",
+                        name=self.name,
+                        param=param_name,
+                    )
                 )
         if self.cutoff_kind not in CUTOFF_KINDS:
             raise ValueError(
-                f"{self.name}: cutoff_kind must be one of {CUTOFF_KINDS}; got {self.cutoff_kind!r}."
+                tr(
+                    "{name}: cutoff_kind must be one of {kinds}; got {kind!r}.",
+                    name=self.name,
+                    kinds=CUTOFF_KINDS,
+                    kind=self.cutoff_kind,
+                )
             )
         if sum(param.trec_eval_suffix for param in self.params.values()) > 1:
-            raise ValueError(f"{self.name}: at most one parameter is trec_eval's suffix.")
+            raise ValueError(
+                tr("{name}: at most one parameter is trec_eval's suffix.", name=self.name)
+            )
         if self.trec_eval_cutoffs and self.trec_eval_cut is None:
-            raise ValueError(f"{self.name}: trec_eval_cutoffs need a trec_eval_cut name.")
+            raise ValueError(
+                tr("{name}: trec_eval_cutoffs need a trec_eval_cut name.", name=self.name)
+            )
 
     def forms(self) -> tuple[str, ...]:
         """How its name is written: ``("AP", "AP@k")``, ``("P@k",)`` or ``("Rprec",)``."""

@@ -185,9 +185,11 @@ def _no_expectation(
     entries: RankedEntries, groups: TieGroups, parameters: Parameters
 ) -> np.ndarray:
     raise ValueError(
-        "infAP has no tie-aware expectation here (its shares are ratios of counts above each "
-        "relevant document, not linear in the order of a tie); score it with another ties "
-        "option, such as 'trec_eval'."
+        tr(
+            "infAP has no tie-aware expectation here (its shares are ratios of counts above "
+            "each relevant document, not linear in the order of a tie); score it with another "
+            "ties option, such as 'trec_eval'."
+        )
     )
 
 

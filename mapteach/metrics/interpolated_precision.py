@@ -276,9 +276,11 @@ def _no_expectation(
     entries: RankedEntries, groups: TieGroups, parameters: Parameters
 ) -> np.ndarray:
     raise ValueError(
-        "interpolated precision has no tie-aware expectation here (a maximum over ranks is "
-        "not linear in the order of a tie); score it with another ties option, such as "
-        "'trec_eval'."
+        tr(
+            "interpolated precision has no tie-aware expectation here (a maximum over ranks is "
+            "not linear in the order of a tie); score it with another ties option, such as "
+            "'trec_eval'."
+        )
     )
 
 

@@ -68,7 +68,7 @@ def _trec_eval_spec(declaration: Declaration) -> str:
     """trec_eval's ``-m`` name of a declared measure: its own name, else its cutoff name."""
     spec = declaration.trec_eval or declaration.trec_eval_cut
     if spec is None:
-        raise ValueError(f"{declaration.name} has no trec_eval name.")
+        raise ValueError(tr("{name} has no trec_eval name.", name=declaration.name))
     return spec
 
 

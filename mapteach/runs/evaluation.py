@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import tr
 from mapteach.metrics.names import DEFAULT_MEASURES, Measure, parse_measures
 from mapteach.metrics.options import Aggregate, Denominator, Missing, NoRelevant, Ties
 from mapteach.runs.scoring import no_relevant_rule, score_run
@@ -223,7 +224,11 @@ def summarize(
     absent = [name for name in parsed if name not in columns]
     if absent:
         raise ValueError(
-            f"the table has no column {absent[0]!r}; its measure columns are {columns}."
+            tr(
+                "the table has no column {column!r}; its measure columns are {columns}.",
+                column=absent[0],
+                columns=columns,
+            )
         )
     return pd.Series(
         {

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import ngettext, tr
 from mapteach.runs.inputs import as_id, checked_rows, id_error, ids_of_strings, rows_of
 from mapteach.runs.lines import Ids
-from mapteach.runs.trec import TREC_KINDS, RowNames, TrecRows
+from mapteach.runs.trec import SHOWN_NAMES, TREC_KINDS, UNITS, RowNames, TrecRows
 
 __all__ = ["as_qrels", "as_run", "rows_from_frame"]
 
@@ -42,12 +43,18 @@ def _id_column(column: pd.Series, name: str, where: RowNames) -> Ids:
         bad = (codes < 0) | bad[codes]
     if bad.any():
         row = int(np.argmax(bad))
-        raise id_error(where.source, f"row {column.index[row]}", name, column.iloc[row])
+        place = ngettext(*UNITS["row"], 1, numbers=column.index[row])
+        raise id_error(where.source, place, name, column.iloc[row])
     if not categorical:
         return ids_of_strings(texts.tolist(), where, name)
     if len(set(texts)) < len(texts):
         raise ValueError(
-            f"{where.source}: the {name} categories {list(values)!r} are not distinct as strings."
+            tr(
+                "{source}: the {name} categories {values!r} are not distinct as strings.",
+                source=where.source,
+                name=name,
+                values=list(values),
+            )
         )
     return ids_of_strings(texts[codes].tolist(), where, name)
 
@@ -75,14 +82,20 @@ def rows_from_frame(data: pd.DataFrame, what: str) -> TrecRows:
     value = TREC_KINDS[what][1]
     data = _pyterrier_names(data, what)
     missing = {"query_id", "doc_id", value} - set(data.columns)
+    shown = tr(SHOWN_NAMES[what])
     if missing:
-        theirs = "qid, docno and " + ("label" if what == "qrels" else "score")
         raise ValueError(
-            f"the {what} DataFrame needs columns query_id, doc_id and {value}; missing "
-            f"{', '.join(sorted(missing))}. PyTerrier's {theirs} are read as those too."
+            tr(
+                "the {what} DataFrame needs columns query_id, doc_id and {value}; missing "
+                "{missing}. PyTerrier's qid, docno and {label} are read as those too.",
+                what=shown,
+                value=value,
+                missing=tr(", ").join(sorted(missing)),
+                label="label" if what == "qrels" else "score",
+            )
         )
     index = data.index
-    where = RowNames(f"the {what}", what, "row", lambda at: index[at].tolist())
+    where = RowNames(tr("the {what}", what=shown), what, "row", lambda at: index[at].tolist())
     query, doc = (_id_column(data[column], column, where) for column in ("query_id", "doc_id"))
     raw = data[value]
     numeric = isinstance(raw.dtype, np.dtype) and raw.dtype.kind in "biuf"

@@ -27,7 +27,14 @@ import numpy as np
 from mapteach.i18n import tr
 from mapteach.runs.lines import Ids
 from mapteach.runs.numbers import invalid_numbers, parse_number
-from mapteach.runs.trec import TREC_KINDS, RowNames, TrecRows, check_unique_documents, read_rows
+from mapteach.runs.trec import (
+    SHOWN_NAMES,
+    TREC_KINDS,
+    RowNames,
+    TrecRows,
+    check_unique_documents,
+    read_rows,
+)
 
 __all__ = ["qrels_rows", "run_rows"]
 
@@ -115,7 +122,7 @@ def checked_rows(
     what = where.what
     integer = what == "qrels"
     if len(items) == 0:
-        raise ValueError(tr("the {what} holds no rows.", what=what))
+        raise ValueError(tr("the {what} holds no rows.", what=tr(SHOWN_NAMES[what])))
     values, bad = _numbers(items, integer)
     if bad:
         row = bad[0]
@@ -156,9 +163,11 @@ def _from_dict(data: Mapping, what: str, tag: str | None = None) -> TrecRows:
             place = tr("query {query!r}", query=queries[row])
             if column == "doc_id":
                 place += tr(", document {doc!r}", doc=docs[row])
-            raise id_error(tr("the {what} dict", what=what), place, column, keys[row])
+            shown = tr("the {what} dict", what=tr(SHOWN_NAMES[what]))
+            raise id_error(shown, place, column, keys[row])
         columns[column] = cast(list[str], texts)
-    where = RowNames(tr("the {what}", what=what), what, "row", lambda at: at.tolist())
+    source = tr("the {what}", what=tr(SHOWN_NAMES[what]))
+    where = RowNames(source, what, "row", lambda at: at.tolist())
     query, doc = (ids_of_strings(columns[name], where, name) for name in ("query_id", "doc_id"))
     return checked_rows(query, doc, items, where, tag)
 
@@ -167,7 +176,7 @@ def _from_records(data: Iterable[Any], what: str) -> TrecRows:
     """Rows from ir_datasets-style records: ``query_id``, ``doc_id`` and the value."""
     value = TREC_KINDS[what][1]
     columns: dict[str, list[Any]] = {"query_id": [], "doc_id": [], value: []}
-    source = tr("the {what}", what=what)
+    source = tr("the {what}", what=tr(SHOWN_NAMES[what]))
     for row, record in enumerate(data):
         for field, found in columns.items():
             try:

@@ -1,4 +1,5 @@
-"""TREC lines in bytes: split into fields, the fields gathered, and their distinct values.
+"""TREC lines in bytes: checked, split into fields, the fields gathered, and their distinct
+values.
 
 numpy only: the path from a TREC file to scores imports no pandas.
 """
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mapteach.i18n import N_, tr
 from mapteach.runs.numbers import KEEP_FIRST_BYTES
 
 _BLOCK = 1 << 17  # bytes split into fields at once: bounds the temporary arrays
@@ -206,3 +208,90 @@ def sorted_ids(texts: np.ndarray) -> Ids:
     codes = np.empty(texts.size, code)
     codes[order] = group
     return Ids(codes, texts[order[new]])
+
+
+def checked_bytes(data: bytes, name: str, file: str) -> bytes:
+    """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8.
+
+    ``name`` is the source's, ``file`` what messages call it (``the run file``, translated).
+
+    >>> checked_bytes(b"\\xef\\xbb\\xbfq1 0 d1 1\\n", "qrels.txt", "the qrels file")
+    Traceback (most recent call last):
+    ...
+    ValueError: qrels.txt, line 1: the qrels file starts with a UTF-8 byte-order mark, which \
+trec_eval would read as part of the first query id; save it without one.
+    """
+    if data[:2] == b"\x1f\x8b":
+        import gzip  # only for gzip data: the import costs start-up time and memory
+        import zlib
+
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(
+                tr(
+                    "{name}: {file} is gzip-compressed but cannot be decompressed ({error}).",
+                    name=name,
+                    file=file,
+                    error=error,
+                )
+            ) from None
+    for mark, message in (
+        ((b"\xff\xfe", b"\xfe\xff"), _UTF16_MARK),
+        ((b"\xef\xbb\xbf",), _UTF8_MARK),
+    ):
+        if data.startswith(mark):
+            raise ValueError(tr(message, name=name, file=file))
+    _check_text(data, name)
+    return data
+
+
+_UTF16_MARK = N_(
+    "{name}, line 1: {file} starts with a UTF-16 byte-order mark; trec_eval reads bytes, so "
+    "save it as UTF-8."
+)
+_UTF8_MARK = N_(
+    "{name}, line 1: {file} starts with a UTF-8 byte-order mark, which trec_eval would read "
+    "as part of the first query id; save it without one."
+)
+
+
+#: Python's reasons for a UTF-8 decoding error (``UnicodeDecodeError.reason``), shown translated.
+UTF8_REASONS = (
+    N_("invalid start byte"),
+    N_("invalid continuation byte"),
+    N_("unexpected end of data"),
+)
+
+
+def _check_text(data: bytes, name: str) -> None:
+    """Reject NUL bytes and invalid UTF-8, naming the line."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ValueError(
+            tr(
+                "{name}, line {line}: a NUL byte, which trec_eval cannot read (is the file "
+                "UTF-16? save it as UTF-8).",
+                name=name,
+                line=_line_of(data, nul),
+            )
+        )
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(
+                tr(
+                    "{name}, line {line}: bytes {bytes} are not valid UTF-8 ({reason}); TREC "
+                    "files are UTF-8 text.",
+                    name=name,
+                    line=_line_of(data, error.start),
+                    bytes=repr(data[error.start : error.end]),
+                    reason=tr(error.reason),
+                )
+            ) from None
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    """The 1-based line holding a byte offset."""
+    return data.count(b"\n", 0, offset) + 1

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from mapteach.i18n import N_
+
 _INT64 = (-(2**63), 2**63)
 
 
@@ -49,10 +51,11 @@ _PLACES = np.uint64(0x0001020304050607)  # times a word of one byte flag: its pl
 KEEP_FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
 
 
-_GRADE_RULE = "an integer grade"
-
-
-_SCORE_RULE = "a finite number"
+#: The rules a value breaks, as messages say them (English messages, translated when shown).
+_GRADE_RULE = N_("an integer grade")
+_SCORE_RULE = N_("a finite number")
+_GRADE_RANGE_RULE = N_("an integer grade within int64 (trec_eval reads grades as 64-bit integers)")
+_SCORE_RANGE_RULE = N_("a finite number within ±3.4e38 (trec_eval stores scores as 32-bit floats)")
 
 
 def parse_number(value: Any, integer: bool) -> tuple[int | float | None, str]:
@@ -86,7 +89,7 @@ def parse_number(value: Any, integer: bool) -> tuple[int | float | None, str]:
                 return None, rule
             value = int(value)
         if not _INT64[0] <= value < _INT64[1]:
-            return None, f"{rule} within int64 (trec_eval reads grades as 64-bit integers)"
+            return None, _GRADE_RANGE_RULE
         return value, rule
     try:
         value = float(value)
@@ -95,7 +98,7 @@ def parse_number(value: Any, integer: bool) -> tuple[int | float | None, str]:
     if not math.isfinite(value):
         return None, rule
     if abs(value) >= _FLOAT32_OVERFLOW:
-        return None, f"{rule} within ±3.4e38 (trec_eval stores scores as 32-bit floats)"
+        return None, _SCORE_RANGE_RULE
     return value, rule
 
 

@@ -65,18 +65,29 @@ class EvaluationOptions:
         check_choice(self.denominator, DENOMINATORS, name="denominator")
         if self.ties == "expected" and self.denominator == "retrieved":
             raise ValueError(
-                "ties='expected' needs a fixed denominator: with denominator='retrieved' the "
-                "number of hits within the cutoff itself depends on the order of the ties."
+                tr(
+                    "ties='expected' needs a fixed denominator: with denominator='retrieved' "
+                    "the number of hits within the cutoff itself depends on the order of the "
+                    "ties."
+                )
             )
         check_choice(self.no_relevant, NO_RELEVANT, name="no_relevant")
         check_choice(self.missing, MISSING, name="missing")
         threshold = self.threshold
         if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer)):
-            raise TypeError(f"relevance_threshold must be an integer grade; got {threshold!r}.")
+            raise TypeError(
+                tr(
+                    "relevance_threshold must be an integer grade; got {threshold!r}.",
+                    threshold=threshold,
+                )
+            )
         if threshold < 1:
             raise ValueError(
-                f"relevance_threshold must be >= 1 (unjudged documents count as grade 0, so "
-                f"they would become relevant); got {threshold}."
+                tr(
+                    "relevance_threshold must be >= 1 (unjudged documents count as grade 0, "
+                    "so they would become relevant); got {threshold}.",
+                    threshold=threshold,
+                )
             )
         self._check_cut()
 
@@ -86,19 +97,29 @@ class EvaluationOptions:
         if depth is not None:
             if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
                 raise TypeError(
-                    "max_results must be a whole number of results per query (trec_eval -M) "
-                    f"or None; got {depth!r}."
+                    tr(
+                        "max_results must be a whole number of results per query (trec_eval "
+                        "-M) or None; got {depth!r}.",
+                        depth=depth,
+                    )
                 )
             if depth < 1:
-                raise ValueError(f"max_results must be >= 1; got {depth}.")
+                raise ValueError(tr("max_results must be >= 1; got {depth}.", depth=depth))
             if self.ties == "expected":
                 raise ValueError(
-                    "max_results cuts each ranking at a fixed depth, which can split a group "
-                    "of tied scores, so ties='expected' cannot average over their orders; "
-                    "choose another ties option."
+                    tr(
+                        "max_results cuts each ranking at a fixed depth, which can split a "
+                        "group of tied scores, so ties='expected' cannot average over their "
+                        "orders; choose another ties option."
+                    )
                 )
         if not isinstance(self.judged_only, (bool, np.bool_)):
-            raise TypeError(f"judged_only must be True or False; got {self.judged_only!r}.")
+            raise TypeError(
+                tr(
+                    "judged_only must be True or False; got {value!r}.",
+                    value=self.judged_only,
+                )
+            )
 
     def cut(
         self,
@@ -414,9 +435,12 @@ def no_relevant_rule(
         return keep, values
     if no_relevant == "error":
         raise ValueError(
-            f"{int(empty.sum())} queries have no relevant document (R = 0), first "
-            f"{queries[int(np.argmax(empty))]!r}, and no_relevant='error'; choose 'zero', "
-            "'skip' or 'one' and write the choice down."
+            tr(
+                "{n} queries have no relevant document (R = 0), first {first!r}, and "
+                "no_relevant='error'; choose 'zero', 'skip' or 'one' and write the choice down.",
+                n=int(empty.sum()),
+                first=queries[int(np.argmax(empty))],
+            )
         )
     if no_relevant == "skip":
         return ~empty, values

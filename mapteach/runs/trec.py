@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mapteach.i18n import N_, tr
-from mapteach.runs.lines import Ids, LineFields, gather_fields, sorted_ids
+from mapteach.i18n import N_, ngettext, plural_message, tr
+from mapteach.runs.lines import Ids, LineFields, checked_bytes, gather_fields, sorted_ids
 from mapteach.runs.numbers import parse_number, parse_scores
 from mapteach.sources import Source, read_bytes, source_name
 
@@ -61,6 +61,20 @@ _RUN = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 
 #: Per kind: the fields of a line, the value column, and the value's field number.
 TREC_KINDS = {"qrels": (_QRELS, "relevance", 3), "run": (_RUN, "score", 4)}
+#: What messages call each kind and each value column (English messages, shown translated).
+SHOWN_NAMES = {
+    "qrels": N_("qrels"),
+    "run": N_("run"),
+    "relevance": N_("relevance"),
+    "score": N_("score"),
+}
+FILE_NOUNS = {"qrels": N_("the qrels file"), "run": N_("the run file")}
+#: What a message calls one row or several, per unit: lines (files), rows (frames), items.
+UNITS = {
+    "line": plural_message("line {numbers}", "lines {numbers}"),
+    "row": plural_message("row {numbers}", "rows {numbers}"),
+    "item": plural_message("item {numbers}", "items {numbers}"),
+}
 
 
 _TAG = 5  # a run line's field that holds the run's tag (trec_eval's runid)
@@ -117,14 +131,23 @@ class RowNames:
 
     def rows(self, rows: np.ndarray) -> str:
         """``line 3`` or ``lines 3, 9`` (``row``/``rows``: index labels, or dict positions)."""
-        plural = "s" if len(rows) > 1 else ""
-        return f"{self.unit}{plural} {', '.join(map(str, self.names(rows)))}"
+        numbers = tr(", ").join(map(str, self.names(rows)))
+        return ngettext(*UNITS[self.unit], len(rows), numbers=numbers)
 
     def value(self, row: int, shown: str, query: Any, doc: Any, rule: str) -> ValueError:
         """The error for a bad grade or score; ``shown`` is its text's ``repr`` or a number."""
         return ValueError(
-            f"{self.source}, {self.rows(np.array([row]))}: {TREC_KINDS[self.what][1]} {shown} "
-            f"of query {query!r}, document {doc!r} is not {rule}."
+            tr(
+                "{source}, {rows}: {field} {shown} of query {query!r}, document {doc!r} is not "
+                "{rule}.",
+                source=self.source,
+                rows=self.rows(np.array([row])),
+                field=tr(SHOWN_NAMES[TREC_KINDS[self.what][1]]),
+                shown=shown,
+                query=query,
+                doc=doc,
+                rule=tr(rule),
+            )
         )
 
 
@@ -198,55 +221,17 @@ def check_unique_documents(query: Ids, doc: Ids, where: RowNames) -> None:
     rows = np.flatnonzero(np.isin(key, repeated))
     same = rows[key[rows] == key[rows[0]]]
     raise ValueError(
-        f"{where.source}: document {doc.text(same[0])!r} is listed {len(same)} times for query "
-        f"{query.text(same[0])!r} in the {where.what} ({where.rows(same)}); each document may "
-        "appear once per query."
+        tr(
+            "{source}: document {doc!r} is listed {times} times for query {query!r} in the "
+            "{what} ({rows}); each document may appear once per query.",
+            source=where.source,
+            doc=doc.text(same[0]),
+            times=len(same),
+            query=query.text(same[0]),
+            what=tr(SHOWN_NAMES[where.what]),
+            rows=where.rows(same),
+        )
     )
-
-
-def _check_bytes(data: bytes, name: str, what: str) -> bytes:
-    """Decompress gzip data; reject byte-order marks, NUL bytes and invalid UTF-8."""
-    if data[:2] == b"\x1f\x8b":
-        import gzip  # only for gzip data: the import costs start-up time and memory
-        import zlib
-
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as error:
-            raise ValueError(
-                f"{name}: the {what} file is gzip-compressed but cannot be decompressed ({error})."
-            ) from None
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise ValueError(
-            f"{name}, line 1: the {what} file starts with a UTF-16 byte-order mark; "
-            "trec_eval reads bytes, so save it as UTF-8."
-        )
-    if data.startswith(b"\xef\xbb\xbf"):
-        raise ValueError(
-            f"{name}, line 1: the {what} file starts with a UTF-8 byte-order mark, which "
-            "trec_eval would read as part of the first query id; save it without one."
-        )
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise ValueError(
-            f"{name}, line {_line_of(data, nul)}: a NUL byte, which trec_eval cannot read "
-            "(is the file UTF-16? save it as UTF-8)."
-        )
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ValueError(
-                f"{name}, line {_line_of(data, error.start)}: bytes "
-                f"{data[error.start : error.end]!r} are not valid UTF-8 ({error.reason}); "
-                "TREC files are UTF-8 text."
-            ) from None
-    return data
-
-
-def _line_of(data: bytes, offset: int) -> int:
-    """The 1-based line holding a byte offset."""
-    return data.count(b"\n", 0, offset) + 1
 
 
 def _parse(held: list[bytes], name: str, what: str) -> TrecRows:
@@ -292,33 +277,52 @@ def _used_lines(lines: LineFields, name: str, what: str, has_bytes: bool) -> np.
     """The lines that hold data; warnings for the skipped and errors for the malformed ones."""
     fields = TREC_KINDS[what][0]
     count, comment = lines.count, lines.comment
-    for skipped, kind in (
-        (comment, "comment line(s) starting with '#', as trec_eval does"),
-        (count == 0, "blank line(s)"),
+    for skipped, message in (
+        (comment, N_("{name}: skipped {n} comment line(s) starting with '#', as trec_eval does.")),
+        (count == 0, N_("{name}: skipped {n} blank line(s).")),
     ):
         if skipped.any():
-            warnings.warn(
-                f"{name}: skipped {int(skipped.sum())} {kind}.", UserWarning, stacklevel=5
-            )
+            warnings.warn(tr(message, name=name, n=int(skipped.sum())), UserWarning, stacklevel=5)
     used = (count > 0) & ~comment
     if not used.any():
-        suffix = " (no line holds data)" if has_bytes else ""
-        raise ValueError(f"{name}: the {what} file is empty{suffix}.")
-    expected = f"a {what} line has {len(fields)} fields: {' '.join(fields)}"
+        empty = N_("{name}: {file} is empty (no line holds data).") if has_bytes else _EMPTY
+        raise ValueError(tr(empty, name=name, file=tr(FILE_NOUNS[what])))
+    expected = tr(
+        "a {what} line has {n} fields: {fields}",
+        what=tr(SHOWN_NAMES[what]),
+        n=len(fields),
+        fields=" ".join(fields),
+    )
     extra = used & (count > len(fields))
     wrong = (used & (count < len(fields))) | (extra if what == "qrels" else False)
     if wrong.any():
         line = int(np.argmax(wrong))
-        problem = "too few fields" if count[line] < len(fields) else "too many fields"
-        raise ValueError(f"{name}, line {line + 1}: {problem}; {expected}.")
+        problem = N_("too few fields") if count[line] < len(fields) else N_("too many fields")
+        raise ValueError(
+            tr(
+                "{name}, line {line}: {problem}; {expected}.",
+                name=name,
+                line=line + 1,
+                problem=tr(problem),
+                expected=expected,
+            )
+        )
     if extra.any():
         warnings.warn(
-            f"{name}: ignored the fields after the 6th (the tag) on {int(extra.sum())} "
-            f"line(s), first line {np.argmax(extra) + 1}, as trec_eval does.",
+            tr(
+                "{name}: ignored the fields after the 6th (the tag) on {n} line(s), first line "
+                "{line}, as trec_eval does.",
+                name=name,
+                n=int(extra.sum()),
+                line=int(np.argmax(extra)) + 1,
+            ),
             UserWarning,
             stacklevel=5,
         )
     return used
+
+
+_EMPTY = N_("{name}: {file} is empty.")
 
 
 def _tag(data: bytes, start: int) -> str:
@@ -339,7 +343,8 @@ def read_rows(source: Source, what: str) -> TrecRows:
     ([b'd1', b'd2'], [1, 0], [2.5, 1.5], 'bm25')
     """
     name = source_name(source)
-    held = [_check_bytes(read_bytes(source, name, what, file_format="TREC"), name, what)]
+    data = read_bytes(source, name, tr(SHOWN_NAMES[what]), file_format="TREC")
+    held = [checked_bytes(data, name, tr(FILE_NOUNS[what]))]
     return _parse(held, name, what)
 
 
@@ -533,6 +538,6 @@ which a TREC file cannot keep.
             + " mapteach"
         )
     else:
-        raise ValueError(f"kind must be 'qrels' or 'run'; got {kind!r}.")
+        raise ValueError(tr("kind must be 'qrels' or 'run'; got {kind!r}.", kind=kind))
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path

@@ -11,15 +11,20 @@ import re
 import numpy as np
 import pandas as pd
 
+from mapteach.explain.glossary import GLOSSARY
+
 CJK = re.compile(r"[\u4e00-\u9fff]")
+#: The glossary's preferred Chinese names written in Latin letters (``Cohen kappa``,
+#: ``Fleiss kappa``, ``Tukey HSD``): a Chinese table shows them as they are.
+LATIN_TERMS = frozenset(term.zh for term in GLOSSARY.values() if not CJK.search(term.zh))
 
 
 def english_header(header: object) -> bool:
     """A header in English: no CJK, and a Latin word of two or more letters with a lowercase
-    one (``mean``, ``delta``); acronyms (``MAP``, ``CI``), letters (``p``, ``B``) and measure
-    names (``AP q1``, ``Judged@2``) pass."""
+    one (``mean``, ``delta``); acronyms (``MAP``, ``CI``), letters (``p``, ``B``), measure
+    names (``AP q1``, ``Judged@2``) and the glossary's Latin names (:data:`LATIN_TERMS`) pass."""
     text = str(header)
-    if CJK.search(text) or re.fullmatch(r"(AP|Judged@)\s?\w+", text):
+    if CJK.search(text) or text in LATIN_TERMS or re.fullmatch(r"(AP|Judged@)\s?\w+", text):
         return False
     return any(
         len(word) > 1 and any(c.islower() for c in word) for word in re.findall(r"[A-Za-z]+", text)
@@ -41,9 +46,16 @@ def english_headers(shown: pd.DataFrame | pd.Series, *, index_labels: bool = Fal
     return [header for header in found if header is not None and english_header(header)]
 
 
+#: The words a Chinese display form shows for the booleans True and False.
+BOOLEAN_WORDS = {True: "是", False: "否"}
+
+
 def same_values(shown: pd.DataFrame | pd.Series, machine: pd.DataFrame | pd.Series) -> None:
-    """The display form holds the machine form's values, position by position (NaN = NaN)."""
-    pd.testing.assert_frame_equal(
-        pd.DataFrame(np.asarray(shown, dtype=object)),
-        pd.DataFrame(np.asarray(machine, dtype=object)),
-    )
+    """The display form holds the machine form's values, position by position (NaN = NaN);
+    a boolean may read as its Chinese word (:data:`BOOLEAN_WORDS`)."""
+    cells = np.asarray(shown, dtype=object)
+    values = np.asarray(machine, dtype=object)
+    for at, value in np.ndenumerate(values):
+        if isinstance(value, (bool, np.bool_)) and cells[at] == BOOLEAN_WORDS[bool(value)]:
+            cells[at] = value
+    pd.testing.assert_frame_equal(pd.DataFrame(cells), pd.DataFrame(values))

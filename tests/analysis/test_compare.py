@@ -399,3 +399,14 @@ def test_compare_scores_names_queries_scored_twice():
     b = pd.Series([0.1, 0.2, 0.3], index=["q1", "q2", "q2"])
     with pytest.raises(ValueError, match=r"b scores some queries more than once: \['q2'\]"):
         compare_scores(a, b)
+
+
+def test_a_comparison_prints_in_chinese_with_full_width_colons():
+    from mapteach.i18n import language
+
+    scores = pd.Series([0.1, 0.5, 0.7], index=["q1", "q2", "q3"])
+    comparison = compare_scores(scores, scores + 0.1)
+    with language("zh"):
+        printed = str(comparison).splitlines()
+    shown = comparison.display(lang="zh", digits=None)
+    assert printed[: len(shown)] == [f"{key}：{value:.4g}" for key, value in shown.items()]

@@ -62,8 +62,8 @@ INLINE_CODE = re.compile(r"`[^`\n]+`")
 DECIMAL = re.compile(r"(?<![§\d.])\d+\.\d+")
 TAG = re.compile(r"<[^>]+>")
 
-#: § heading, ▸ exercise prompt, ✗ misconception: quoted "..." in English, 「...」 in Chinese.
-QUOTE = {"en": r' "([^"]+)"', "zh": r"「([^」]+)」"}
+#: § heading, ▸ exercise prompt, ✗ misconception: quoted "..." in English, “...” in Chinese.
+QUOTE = {"en": r' "([^"]+)"', "zh": r"“([^”]+)”"}
 
 
 def _text(lang: str) -> str:
@@ -96,8 +96,14 @@ def _notebook_before(lang: str, position: int) -> Path:
     return next(NOTEBOOKS[lang].glob(f"{last[2]}_*.ipynb"))
 
 
+#: A space beside a CJK character: the spacing rule (tests/i18n/test_zh_typography.py) is not
+#: what a citation is compared on, so a heading cited as "AP 就是阴影面积" matches "AP就是阴影面积".
+CJK_SPACE = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s+|\s+(?=[\u3000-\u9fff\uff00-\uffef])")
+
+
 def _squeeze(text: str) -> str:
-    return re.sub(r"\s+", " ", html.unescape(TAG.sub("", text))).strip()
+    squeezed = re.sub(r"\s+", " ", html.unescape(TAG.sub("", text))).strip()
+    return CJK_SPACE.sub("", squeezed)
 
 
 @cache
@@ -108,7 +114,7 @@ def _cells(path: Path) -> list[dict]:
 @cache
 def _headings(path: Path) -> frozenset[str]:
     return frozenset(
-        line.lstrip("#").strip()
+        _squeeze(line.lstrip("#"))
         for cell in _cells(path)
         if cell["cell_type"] == "markdown"
         for line in "".join(cell["source"]).splitlines()
@@ -251,6 +257,7 @@ def test_the_checks_catch_a_bad_agenda_and_english_prose():
     ]
     assert english_left("这一段 was left in English by mistake。")
     assert DECIMAL.findall("AP 0.2815, 文章003 §3.1") == ["0.2815"]
+    assert _squeeze("AP 就是 <b>阴影</b>面积") == _squeeze("AP就是阴影面积") != _squeeze("AP是面积")
 
 
 MAKEFILE = ROOT / "Makefile"

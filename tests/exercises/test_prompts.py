@@ -13,14 +13,14 @@ from mapteach.i18n import language
 @pytest.mark.parametrize(
     ("labels", "english", "chinese"),
     [
-        ([0, 1], "one relevant result, at rank 2", "1 个相关结果，位于第 2 位"),
+        ([0, 1], "one relevant result, at rank 2", "1 个相关文档，位于第 2 位"),
         (
             [1, 0, 0, 1, 0, 1],
             "3 relevant results, at ranks 1, 4 and 6",
-            "3 个相关结果，位于第 1、4 和 6 位",
+            "3 个相关文档，位于第 1、4 和 6 位",
         ),
-        ([1, 0, 1], "2 relevant results, at ranks 1 and 3", "2 个相关结果，位于第 1 和 3 位"),
-        ([0, 0], "no relevant result", "没有相关结果"),
+        ([1, 0, 1], "2 relevant results, at ranks 1 and 3", "2 个相关文档，位于第 1 和 3 位"),
+        ([0, 0], "no relevant result", "没有相关文档"),
     ],
 )
 def test_relevant_ranks_in_words(labels, english, chinese):

@@ -171,11 +171,44 @@ def test_chinese_notebooks_use_the_glossary_names(path):
     assert not wrong, f"{path.name}: names the glossary rules out: {wrong}"
 
 
+#: The Chinese guides, each with the heading of the section that is Chinese (None: all of it).
+GUIDES = {"instructor/README.zh.md": None, "README.md": "## 中文版"}
+
+
+def _guide_text(path: str, heading: str | None) -> str:
+    """A guide's Chinese text: the whole file, or its section from ``heading`` to the next."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    if heading is None:
+        return text
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    return text[start : end if end != -1 else len(text)]
+
+
+@pytest.mark.parametrize(("path", "heading"), GUIDES.items(), ids=list(GUIDES))
+def test_chinese_guides_use_the_glossary_names(path, heading):
+    wrong = [
+        (paragraph[:60], _avoided(paragraph))
+        for paragraph in _guide_text(path, heading).split("\n\n")
+        if _avoided(paragraph)
+    ]
+    assert not wrong, f"{path}: names the glossary rules out: {wrong}"
+
+
+def test_the_guide_section_is_the_chinese_one_only():
+    section = _guide_text("README.md", "## 中文版")
+    assert section.startswith("## 中文版\n") and "notebooks/zh/" in section
+    assert "\n## " not in section[1:]
+
+
 def test_the_term_checks_can_fail():
     assert _named("mean average precision and recall") == ["MAP", "recall"]
     assert _avoided("这里的精度很高") == ["精度"]
     assert _avoided("平均精度与「精度」") == []
     assert _avoided("平均准确率") == ["平均准确率"]
+    assert _avoided("新的运行结果与「指导案例」") == ["运行结果"]
+    assert _avoided("运行这个单元格") == [] and _avoided("这个单元") == ["单元"]
+    assert _avoided("Cohen kappa 与逐位计算表") == ["逐位计算表", "逐位"]
 
 
 def test_every_exception_is_still_needed():

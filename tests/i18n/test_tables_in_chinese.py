@@ -41,6 +41,7 @@ from mapteach.judging.guideline import (
     load_guideline,
     load_judging_set,
 )
+from tests.analysis.display_checks import same_values
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 DATA = Path(__file__).parents[2] / "mapteach" / "judging" / "data"
@@ -145,7 +146,7 @@ def test_examples_table_shows_chinese_headers_and_keeps_english_keys():
     assert not table.loc[~table["agrees"], "example"].empty  # keys work in Chinese too
     for header in shown.columns:
         assert header in html and header in text
-    pd.testing.assert_frame_equal(pd.DataFrame(shown.to_numpy()), pd.DataFrame(table.to_numpy()))
+    same_values(shown, table)
 
 
 def test_english_tables_print_as_they_always_have():
@@ -168,7 +169,8 @@ def test_trace_headers_translate_every_trace_column_and_keep_the_data():
         chinese = trace_headers(table)
         printed = table.round(4).to_string()
     assert all(_chinese(header) or "@" in header for header in chinese.columns)
-    assert chinese.attrs == table.attrs and chinese.to_numpy().tolist() == table.to_numpy().tolist()
+    assert chinese.attrs == table.attrs
+    same_values(chinese, table)
     assert list(table.columns) == list(TRACE_COLUMNS)  # the original is untouched
     assert all(header in printed for header in chinese.columns)
 
@@ -301,3 +303,12 @@ def test_label_and_text_columns_are_shown_through_the_catalogue():
     assert shown["项目"].tolist() == ["（设置 A）", "ties"]  # a key shows its header, else as is
     assert shown["问题"].tolist() == ["未安装", "并列"]  # English messages, translated
     assert table["item"].tolist() == ["start", "ties"]
+
+
+def test_booleans_read_as_words_in_chinese_and_stay_booleans_in_english():
+    table = trace_ap([0, 1, 1])
+    relevant = table["relevant"].tolist()
+    shown = table.display(lang="zh")
+    assert shown["相关"].tolist() == ["是" if value else "否" for value in relevant]
+    assert table.display(lang="en")["relevant"].tolist() == relevant
+    assert table["relevant"].dtype == bool  # the machine form is untouched

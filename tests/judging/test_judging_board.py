@@ -399,6 +399,19 @@ def test_the_static_html_says_which_rows_are_saved(tmp_path):
     assert len(rows) == 10 and all(saved == "true" for _, saved in rows)
 
 
+def test_a_chinese_board_shows_each_chinese_snippet_once_and_an_english_one_glosses_it(tmp_path):
+    english = load_judging_set(lang="en").queries[0]
+    chinese = JudgingBoard(save_to=tmp_path / "zh.jsonl", lang="zh")
+    assert chinese.widget.gloss == ""
+    assert [item["gloss"] for item in chinese.widget.items] == [""] * len(english.results)
+    page = chinese._repr_mimebundle_()[0]["text/html"]
+    assert "<i>" not in page
+    assert all(page.count(r.text) == 1 for r in english.results)
+    glossed = JudgingBoard(save_to=tmp_path / "en.jsonl", lang="en")
+    assert glossed.widget.gloss == english.gloss
+    assert [item["gloss"] for item in glossed.widget.items] == [r.gloss for r in english.results]
+
+
 def test_the_kernel_answers_a_browser_asking_whether_it_is_there(tmp_path):
     board = JudgingBoard(save_to=tmp_path / "alice.jsonl")
     sent: list = []

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from mapteach.metrics import parse_measure
+from tests.analysis.display_checks import LATIN_TERMS
 
 FOLDER = Path(
     os.environ.get("MAPTEACH_ZH_NOTEBOOKS", Path(__file__).parents[2] / "notebooks" / "zh")
@@ -30,22 +31,20 @@ NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
 ASCII_WORD = re.compile(r"(?=.*[A-Za-z]{2})[A-Za-z0-9_@.\- ]+")
 #: Not words: symbols (R, the relevant documents of a query; k, a cutoff), the names of
 #: libraries and their conventions (notebooks 07, 09, 10), sklearn's ``average`` options
-#: (09), the annotators' names (12) and the ids of notebook 09's queries.
+#: (09), the annotators' names (12), the ids of notebook 09's queries and the glossary's
+#: Chinese names that are written in Latin letters (``Cohen kappa``, 12).
 ALLOWED = frozenset(
     {"R", "k", "iir", "trec_eval", "trec_eval_9", "trec_eval_10", "pytrec_eval"}
     | {"ir_measures", "ranx", "torchmetrics", "ml_metrics", "samples", "micro", "weighted"}
     | {"Hao", "hao", "mei", "nina"}
     | {"empty", "ties", "AP A", "AP B", "AP absent", "AP empty", "AP ties"}
+    | LATIN_TERMS
 )
 #: Ids: an article's examples and findings (``001_legal``), a guideline's rules (``R-AUTH``).
 IDS = re.compile(r"\d{3}_[a-z0-9_]+|R-[A-Z]+")
 #: Headers of tables that package code shows itself, not through the display step yet:
 #: (notebook, cell, header). Each entry goes once its table is shown translated.
-PENDING = frozenset(
-    {
-        ("10_from_scores_to_map", 13, "recall"),  # mean_interpolated_precision's index
-    }
-)
+PENDING: frozenset[tuple[str, int, str]] = frozenset()
 
 
 class _Headers(HTMLParser):
@@ -121,7 +120,8 @@ def test_every_pending_header_is_still_english():
 
 
 @pytest.mark.parametrize(
-    "header", ["query_id", "retrieved", "run", "system", "kappa", "doc_id", "running AP"]
+    "header",
+    ["query_id", "retrieved", "run", "system", "kappa", "doc_id", "running AP", "kappa ties"],
 )
 def test_the_check_catches_machine_keys(header):
     assert is_english(header)
@@ -131,7 +131,7 @@ def test_the_check_catches_machine_keys(header):
     "header",
     [
         *["AP", "P@10", "nDCG@10", "Judged@10", "MAP", "R", "k", "q00", "1", "", "查询"],
-        *["B - A", "001_legal", "R-AUTH", "ranx", "AP（A）"],
+        *["B - A", "001_legal", "R-AUTH", "ranx", "AP（A）", "Cohen kappa", "Fleiss kappa"],
     ],
 )
 def test_the_check_allows_measures_symbols_and_chinese(header):

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from mapteach import average_precision, ndcg_at_k
+from mapteach.i18n import language
 from mapteach.runs.evaluation import evaluate, summarize
 from mapteach.runs.frames import as_qrels, as_run
 from mapteach.runs.score_matrix import evaluate_scores
@@ -411,6 +412,8 @@ def test_summarize():
         np.exp(np.log(np.maximum(table["AP"], 1e-5)).mean())
     )
     with pytest.raises(ValueError, match=r"the table has no column 'RR'"):
+        summarize(table, "RR")
+    with language("zh"), pytest.raises(ValueError, match=r"^表中没有 'RR' 列"):
         summarize(table, "RR")
     with pytest.raises(ValueError, match=r"aggregate must be one of 'mean', 'gm'"):
         summarize(table, aggregate="median")

@@ -227,7 +227,7 @@ def test_a_bad_input_is_named_with_its_item_or_row(name):
 
 
 def test_the_errors_speak_the_language_set():
-    with language("zh"), pytest.raises(ValueError, match=r"^run，第 0 项：缺少 doc_id"):
+    with language("zh"), pytest.raises(ValueError, match=r"^排序结果，第 0 项：缺少 doc_id"):
         run_rows([ScoredDoc("q1", None, 1.0)])
     with language("zh"), pytest.raises(TypeError, match=r"^run 应当是路径"):
         run_rows(3.5)

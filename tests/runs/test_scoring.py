@@ -199,3 +199,34 @@ def test_a_run_in_rank_order_and_the_same_run_shuffled_score_alike(ties, cut):
     second = score_run(qrels, shuffled, measures, missing="zero", ties=ties, **cut).values
     for name in measures:
         assert first[name].tolist() == second[name].tolist(), name
+
+
+#: Bad options of score_run (and evaluate, and the command line's evaluate), each with
+#: the option it names and a word of its Chinese message that the English lacks.
+BAD_OPTIONS = {
+    "threshold not an integer": ({"relevance_threshold": 1.5}, TypeError, "整数等级"),
+    "threshold below 1": ({"relevance_threshold": 0}, ValueError, "未标注的文档"),
+    "depth not an integer": ({"max_results": "10"}, TypeError, "每个查询"),
+    "depth below 1": ({"max_results": 0}, ValueError, "不小于 1"),
+    "depth with expected ties": ({"max_results": 5, "ties": "expected"}, ValueError, "并列"),
+    "expected ties, retrieved": (
+        {"ties": "expected", "denominator": "retrieved"},
+        ValueError,
+        "分母",
+    ),
+    "judged_only not a bool": ({"judged_only": "yes"}, TypeError, "True 或 False"),
+    "no relevant document": ({"no_relevant": "error"}, ValueError, "没有相关文档"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_OPTIONS)
+def test_bad_options_are_refused_in_chinese(name):
+    options, error, chinese = BAD_OPTIONS[name]
+    qrels, run = {"q1": {"d1": 1}, "q2": {"d2": 0}}, {"q1": {"d1": 1.0}, "q2": {"d2": 1.0}}
+    with pytest.raises(error) as english:
+        score_run(qrels, run, ["AP"], **options)
+    with language("zh"), pytest.raises(error) as raised:
+        score_run(qrels, run, ["AP"], **options)
+    option = next(iter(options))
+    assert option in str(english.value) and option in str(raised.value)
+    assert chinese in str(raised.value) and chinese not in str(english.value)

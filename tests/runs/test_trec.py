@@ -33,6 +33,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mapteach import evaluate
+from mapteach.i18n import language
 from mapteach.runs.frames import as_qrels, as_run
 from mapteach.runs.trec import read_qrels, read_run, write_trec
 from tests.budget import examples
@@ -949,3 +950,57 @@ def test_write_trec_writes_utf8_whatever_the_locale(tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     assert path.read_bytes() == f"{query} 0 {doc} 3\n".encode()
     assert read_qrels(path)["query_id"].tolist() == [query]
+
+
+#: What a Chinese message may keep in Latin letters: the reprs of the values it quotes,
+#: the fields of a line, gzip's own reason, and names (trec_eval, UTF-8, NaN or None, ...).
+KEPT_LATIN = re.compile(
+    r"b?'[^']*'|\"[^\"]*\"|query_id \S+ doc_id \S+(?: \S+)*$|query_id q0 doc_id rank score tag"
+    r"|query_id iteration doc_id relevance|无法解压（.*）"
+)
+TWO_ENGLISH_WORDS = re.compile(r"\b[A-Za-z]{2,}\s+[A-Za-z]{2,}\b")
+
+
+def _chinese_problems(message: str, shown: str) -> list[str]:
+    """The English left in a message read in Chinese (empty: none), and whether it is Chinese."""
+    rest = KEPT_LATIN.sub(" ", message.replace(shown, " "))
+    problems = TWO_ENGLISH_WORDS.findall(rest)
+    return problems if re.search(r"[\u4e00-\u9fff]", message) else [*problems, "no Chinese"]
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_bad_files_are_refused_in_chinese_with_the_same_file_and_line(name, tmp_path):
+    case = BAD[name]
+    reader = read_qrels if case.kind == "qrels" else read_run
+    mode = "path" if "path" in case.modes else case.modes[0]
+    with (
+        delivered(mode, case.data, tmp_path) as (source, shown),
+        language("zh"),
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError) as error:
+            reader(source)
+    message = str(error.value)
+    assert message.startswith(shown)
+    if case.where:  # the same line, by number: "line 3" is "第 3 行"
+        assert f"第 {case.where.split()[-1]} 行" in message
+    assert _chinese_problems(message, shown) == []
+    assert [_chinese_problems(str(w.message), shown) for w in caught] == [[]] * len(case.warns)
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_dataframes_and_dicts_are_refused_in_chinese(name):
+    kind, data, error, _ = TABLES[name]
+    with language("zh"), pytest.raises(error) as raised:
+        (as_qrels if kind == "qrels" else as_run)(data)
+    assert _chinese_problems(str(raised.value), "") == []
+
+
+def test_notebook_11s_broken_run_reads_in_chinese():
+    broken = io.BytesIO(b"q00 Q0 doc1 1 2.5 sys\nq00 Q0 doc2 2 high sys\n")
+    with language("zh"), pytest.raises(ValueError) as error:
+        read_run(broken)
+    assert str(error.value) == (
+        "<buffer>，第 2 行：查询 'q00'、文档 'doc2' 的分数 'high' 不是有限的数值。"
+    )

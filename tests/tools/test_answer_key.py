@@ -147,6 +147,40 @@ def test_the_chinese_key_speaks_chinese(tmp_path):
     assert all(re.search(r"[\u4e00-\u9fff]", item["prompt"]) for item in items)
 
 
+#: Two Latin words in a row: English, on a page that should be Chinese.
+LATIN_RUN = re.compile(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+")
+
+
+def _chrome(page: str) -> str:
+    """The key's own text: the page without the exercises' prompts, solutions, feedback,
+    formulas, code and tags (the exercises' texts are the notebooks', checked there)."""
+    for block in ("style", "math", "code", "td"):
+        page = re.sub(rf"<{block}\b.*?</{block}>", " ", page, flags=re.S)
+    page = re.sub(r'<div class="(prompt|solution)">.*?</div>', " ", page, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", page)
+
+
+def test_the_chinese_key_names_its_parts_and_the_mistakes_in_chinese(tmp_path):
+    from mapteach.i18n import tr
+
+    chosen = [ROOT / "notebooks" / "zh" / "04_mean_average_precision.ipynb"]
+    out = tmp_path / "zh.html"
+    items = answer_key.build(out, lang="zh", notebooks=chosen)[0][1]
+    page = out.read_text(encoding="utf-8")
+    names = [
+        m["name"] for item in items for m in item["misconceptions"] if item["kind"] == "number"
+    ]
+    assert names
+    for name in names:
+        assert tr(name, lang="zh") != name
+        assert f"<td>{tr(name, lang='zh')}" in page
+    heads = re.findall(r'<table class="(?:misconceptions|options)"><tr>(.*?)</tr>', page)
+    headers = [h for head in heads for h in re.findall(r"<th>([^<]*)</th>", head)]
+    assert headers and not [header for header in headers if re.search("[A-Za-z]", header)]
+    assert f"共 {len(items)} 道练习。" in page
+    assert LATIN_RUN.findall(_chrome(page).replace("mapteach", "")) == []
+
+
 #: What the saved states do not hold: the exercise's data and mistake kind, an
 #: arrangement's targets and starting readout.
 NOT_SAVED = {"data", "mistake_kind", "targets", "readout"}
