@@ -80,8 +80,10 @@ def _compile(tree: Path) -> Path:
             "building trec_eval needs make and a C compiler (Debian: apt-get install gcc make "
             "libc6-dev); make is not on PATH."
         )
+    # a make of its own, not a sub-make of the `make test` that may be running this
+    alone = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
     done = subprocess.run(
-        ["make", "trec_eval"], cwd=tree, capture_output=True, text=True, check=False
+        ["make", "trec_eval"], cwd=tree, env=alone, capture_output=True, text=True, check=False
     )
     binary = tree / "trec_eval"
     if done.returncode != 0 or not binary.is_file():

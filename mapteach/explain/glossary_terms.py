@@ -19,9 +19,13 @@ from mapteach.explain.glossary_entry import Term
 from mapteach.explain.glossary_practice import PRACTICE_TERMS
 from mapteach.i18n import N_
 from mapteach.metrics.bpref import BPREF
+from mapteach.metrics.infap import INFAP
+from mapteach.metrics.interpolated_precision import IPREC
 
-#: bpref is named as trec_eval names it, read from its declaration.
+#: bpref, infAP and IPrec are named as trec_eval names them, read from their declarations.
 _BPREF = BPREF.trec_eval or BPREF.name
+_INFAP = INFAP.trec_eval or INFAP.name
+_IPREC = IPREC.trec_eval_cut or IPREC.name
 
 __all__ = ["TERMS", "Term"]
 
@@ -32,10 +36,10 @@ _AVERAGING = "04_mean_average_precision"
 
 #: The measures' terms, longer phrases first.
 _MEASURE_TERMS: dict[str, Term] = {
-    "infAP": Term(
+    _INFAP: Term(
         N_("inferred average precision (infAP)"),
         "推断平均精度",
-        ("infAP",),
+        (_INFAP,),
         (),
         r"\mathrm{infAP} = \frac{1}{R}\sum_{k:\,\mathrm{rel}_k} E[P@k]",
         _POOLING,
@@ -163,7 +167,7 @@ _MEASURE_TERMS: dict[str, Term] = {
     "IPrec": Term(
         N_("interpolated precision at a recall level (IPrec)"),
         "IPrec",
-        ("iprec_at_recall",),
+        (_IPREC,),
         (),
         r"\mathrm{IPrec}@r = p_{\mathrm{interp}}(r), \quad r \in \{0, 0.1, \ldots, 1\}",
         "07_pr_curves",

@@ -21,8 +21,8 @@ from mapteach.metrics.options import (
     Ties,
 )
 from mapteach.runs.evaluation import apply_no_relevant, scores_frame
+from mapteach.runs.evaluation_options import EvaluationOptions
 from mapteach.runs.numbers import invalid_numbers
-from mapteach.runs.scoring import EvaluationOptions
 
 __all__ = ["evaluate_scores"]
 
