@@ -343,8 +343,9 @@ def read_rows(source: Source, what: str) -> TrecRows:
     ([b'd1', b'd2'], [1, 0], [2.5, 1.5], 'bm25')
     """
     name = source_name(source)
-    data = read_bytes(source, name, tr(SHOWN_NAMES[what]), file_format="TREC")
-    held = [checked_bytes(data, name, tr(FILE_NOUNS[what]))]
+    # the bytes are held in the list alone, so that _parse frees them once gathered
+    held = [read_bytes(source, name, tr(SHOWN_NAMES[what]), file_format="TREC")]
+    held[0] = checked_bytes(held[0], name, tr(FILE_NOUNS[what]))
     return _parse(held, name, what)
 
 
