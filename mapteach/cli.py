@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mapteach.i18n import LANGUAGES, get_language, language, tr
+from mapteach.i18n.argparse_messages import (
+    HelpFormatter,
+    RawDescriptionHelpFormatter,
+    argparse_language,
+)
 from mapteach.metrics.names import DEFAULT_MEASURES, TREC_EVAL_OFFICIAL
 from mapteach.metrics.options import AGGREGATES, MISSING, NO_RELEVANT, TIES, Aggregate
 from mapteach.metrics.registry import TREC_EVAL_NAMES, measure_help_lines
@@ -51,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
             "Evaluate TREC runs (with trec_eval's measures, options and output among "
             "others), trace AP by hand, and merge learners' progress files."
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
         epilog=_measures_help(),
     )
     _language_option(parser)
@@ -72,7 +77,7 @@ def _add_evaluate(commands: Any) -> None:
             "the output is trec_eval's own lines, so that a script can call this in place "
             "of trec_eval with the same options."
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
         epilog=_measures_help(),
     )
     run.add_argument("qrels", help=tr("the judgments file (- for standard input; gzip is fine)"))
@@ -187,6 +192,7 @@ def _add_cuts(run: argparse.ArgumentParser) -> None:
 def _add_trace(commands: Any) -> None:
     trace = commands.add_parser(
         "trace",
+        formatter_class=HelpFormatter,
         help=tr("print the AP trace table and its arithmetic"),
         description=tr("Print AP rank by rank for a ranked list of 0/1 labels, e.g. 1,0,1,1."),
     )
@@ -205,6 +211,7 @@ def _add_trace(commands: Any) -> None:
 def _add_progress(commands: Any) -> None:
     board = commands.add_parser(
         "progress",
+        formatter_class=HelpFormatter,
         help=tr("merge learners' progress files into one table per learner and exercise"),
         description=tr(
             "Merge the progress files learners hand in (~/.mapteach/progress.jsonl), or a "
@@ -484,11 +491,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["evaluate", "no-such-qrels.txt", "run.txt"])  # stderr: mapteach evaluate: error: ...
     2
     """
-    # --lang first, so that the help, the tables and the messages all speak it
-    chosen = argparse.ArgumentParser(add_help=False)
-    _language_option(chosen)
-    with language(chosen.parse_known_args(argv)[0].lang):
-        return _run(_parser().parse_args(argv))
+    # --lang first, so that the help (argparse's own words too), the tables and the messages
+    # all speak it
+    with argparse_language():
+        chosen = argparse.ArgumentParser(prog="python -m mapteach", add_help=False)
+        _language_option(chosen)
+        lang = chosen.parse_known_args(argv)[0].lang
+    with language(lang), argparse_language():
+        args = _parser().parse_args(argv)
+    with language(lang):
+        return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -136,7 +136,13 @@ def read_bytes(
         return _encode(data, name, file_format)
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
-    raise TypeError(f"{name}: read() returned {type(data).__name__}, not bytes or str.")
+    raise TypeError(
+        tr(
+            "{name}: read() returned {kind}, not bytes or str.",
+            name=name,
+            kind=type(data).__name__,
+        )
+    )
 
 
 def _text_lines(source: Iterable[str], name: str, file_format: str) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -384,3 +386,93 @@ def test_evaluate_names_itself_in_its_error_line_the_other_commands_do_not(files
     done = mapteach("--lang", "zh", "evaluate", qrels, "/nonexistent/r")
     assert done.returncode == 2 and done.stderr.startswith("mapteach evaluate：错误：")
     assert mapteach("trace", "1,x").stderr.startswith("error: labels")
+
+
+#: argparse's English, which a Chinese command line never shows.
+ARGPARSE_ENGLISH = (
+    "usage:",
+    "positional arguments",
+    "options:",
+    "show this help message and exit",
+    "error:",
+    "the following arguments are required",
+    "invalid choice",
+    "choose from",
+    "unrecognized arguments",
+    "invalid int value",
+)
+#: Two English words in a row, outside names (no ``_``, digit or capital inside a word).
+ENGLISH_RUN = re.compile(r"(?<![\w'@-])[a-z]{2,} [a-z]{2,}(?![\w'@(])")
+#: The TREC formats' column names, which the help quotes as the files spell them.
+TREC_COLUMNS = re.compile(r"\b(qid|docid|relevance|rank|score|tag)\b")
+
+
+def in_chinese(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mapteach", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "MAPTEACH_LANG": "zh", "COLUMNS": "100"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "rest"),
+    [
+        (("evaluate",), "python -m mapteach evaluate：错误：缺少以下必需参数：qrels, run"),
+        (
+            ("evaluate", "q", "r", "--format", "xml"),
+            "python -m mapteach evaluate：错误：参数 --format：无效的选项：'xml'"
+            "（可选：'table', 'csv', 'json', 'trec'）",
+        ),
+        (
+            ("trace", "1,0", "-k", "x"),
+            "python -m mapteach trace：错误：参数 -k/--cutoff：无效的 int 值：'x'",
+        ),
+        (
+            ("trace", "1,0", "--cut"),
+            "python -m mapteach trace：错误：参数 -k/--cutoff：需要给出一个值",
+        ),
+        (("trace", "1,0", "--bogus"), "python -m mapteach：错误：无法识别的参数：--bogus"),
+        (
+            ("--lang", "fr"),
+            "python -m mapteach：错误：参数 --lang：无效的选项：'fr'（可选：'en', 'zh'）",
+        ),
+    ],
+)
+def test_argparse_speaks_chinese_in_a_chinese_command_line(args, rest):
+    done = in_chinese(*args)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0].startswith("用法：python -m mapteach")
+    assert done.stderr.splitlines()[-1] == rest
+    assert [words for words in ARGPARSE_ENGLISH if words in done.stderr] == []
+
+
+@pytest.mark.parametrize("command", [(), ("evaluate",), ("trace",), ("progress",)])
+def test_a_chinese_help_has_chinese_headings_and_no_english_prose(command):
+    done = in_chinese(*command, "-h")
+    assert done.returncode == 0
+    assert done.stdout.startswith("用法：python -m mapteach")
+    assert "选项：" in done.stdout and "显示本帮助信息并退出" in done.stdout
+    assert [words for words in ARGPARSE_ENGLISH if words in done.stdout] == []
+    _usage, _, rest = done.stdout.partition("\n\n")
+    assert ENGLISH_RUN.findall(TREC_COLUMNS.sub("", rest)) == []
+
+
+def test_an_english_help_is_argparse_s_own(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.delenv("MAPTEACH_LANG", raising=False)
+    from mapteach.cli import _parser
+
+    for command in ((), ("trace",)):
+        done = mapteach(*command, "-h")
+        parser = _parser()
+        shown = parser if not command else parser._subparsers._group_actions[0].choices["trace"]
+        assert done.stdout == shown.format_help()
+        assert done.stdout.startswith("usage: python -m mapteach")
+    missing = mapteach("evaluate").stderr.splitlines()[-1]
+    assert (
+        missing
+        == "python -m mapteach evaluate: error: the following arguments are required: qrels, run"
+    )

@@ -57,7 +57,7 @@ def test_a_missing_path_is_an_error_unless_missing_is_ok(tmp_path):
         _read(missing)
     with pytest.raises(ValueError, match=r"^in\.txt: is a directory, not a run file\.$"):
         _read(tmp_path, missing_ok=True)
-    with language("zh"), pytest.raises(ValueError, match=r"^in\.txt：没有这个run文件。$"):
+    with language("zh"), pytest.raises(ValueError, match=r"^in\.txt：没有这个 run 文件。$"):
         _read(missing)
 
 

@@ -1,15 +1,27 @@
 """Keep mapteach's message catalogue: extract, merge translations, compile, check.
 
     python tools/i18n.py extract            list every message the workbook shows (msgid, where)
-    python tools/i18n.py merge PART.json... add translations ({msgid: msgstr}, and for a plural
-                                            {singular: {"plural": plural, "zh": msgstr}}) to the
-                                            .po, drop unused entries, compile the .mo, report what
-                                            is missing
+    python tools/i18n.py merge PART.json... apply translation parts ({msgid: msgstr}, and for a
+                                            plural {singular: {"plural": plural, "zh": msgstr}})
+                                            over the .po, in the order given (a later part wins),
+                                            apply the Chinese typography (tools/zh_typography.py's
+                                            fix, quotes too) to every msgstr, drop unused entries,
+                                            compile the .mo, report what is missing; refuse
+                                            (exit 1, writing nothing) a part whose msgstr uses a
+                                            name the glossary rules out
     python tools/i18n.py part PART.json WHERE...
                                             list the messages shown from files whose path contains
                                             a WHERE that PART.json lacks or mistranslates
     python tools/i18n.py compile            write the .mo from the .po
     python tools/i18n.py check              exit 1 on a missing, unused, empty or mismatched entry
+
+The .po is the source of truth, and ``merge`` is the one way to change it. A part is a
+patch: it is applied over the .po once, by its author, and never merged again (an old
+part merged again would undo every later rewording of its messages). ``merge`` with no
+part re-applies the typography only. A msgstr that uses a Chinese name the glossary
+rules out (``mapteach.explain.glossary_terms.ruled_out_variants``: a term's ``zh_avoid``,
+outside a verbatim 「…」 quote) is not reworded silently: the merge stops and names the
+part, the msgid, the name and the glossary's preferred term, for the part's author to fix.
 
 Messages come from every ``tr(...)``/``N_(...)`` call in the package, in ``tools/`` (the
 site's navigation) and in the English notebooks' code cells (Babel's Python extractor),
@@ -24,6 +36,7 @@ translates it once, keeping the plural's placeholders.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import io
 import json
 import string
@@ -31,6 +44,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract
@@ -181,7 +195,63 @@ def _part_entries(part: Path) -> Iterator[tuple[str, str | None, str]]:
             yield msgid, None, value
 
 
+def ruled_out(text: str) -> list[tuple[str, str]]:
+    """The Chinese names the glossary rules out that ``text`` uses, each with the preferred one.
+
+    :func:`mapteach.explain.glossary_terms.ruled_out_variants`, imported from this checkout
+    (text inside a verbatim 「…」 quote is not searched).
+    """
+    sys.path.insert(0, str(ROOT))
+    from mapteach.explain.glossary_terms import ruled_out_variants
+
+    return ruled_out_variants(text)
+
+
+def refusals(parts: list[Path]) -> list[str]:
+    """Why ``merge`` refuses these parts: each msgstr naming a term as the glossary rules out.
+
+    One line per part, msgid and ruled-out name, with the glossary's preferred term. Each
+    msgstr is read as written and as the merge will write it (:func:`typeset`: a 「…」 that
+    quotes no article becomes “…”, and is searched; ``Fleiss’ kappa`` loses its space).
+    """
+    return [
+        f"{part}: msgid {english!r}: {name!r} is ruled out by the glossary; write {preferred!r}"
+        for part in parts
+        for english, _plural, msgstr in _part_entries(part)
+        for name, preferred in dict.fromkeys(ruled_out(msgstr) + ruled_out(typeset(msgstr)))
+    ]
+
+
+def _typography() -> ModuleType:
+    """``tools/zh_typography.py``, imported once."""
+    name = "zh_typography"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+        assert spec and spec.loader
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+def typeset(msgstr: str) -> str:
+    """``msgstr`` with the Chinese typography applied (``zh_typography.fix_text``).
+
+    With the quote rule too (「…」 only around a verbatim article quote) when the articles'
+    text is there (``MAPTEACH_SEEDS`` or ``../shared/seeds``); without it, 「…」 stay.
+
+    >>> typeset("共{n}个查询;其中`A`最好")
+    '共 {n} 个查询；其中 `A` 最好'
+    """
+    typography = _typography()
+    return str(typography.fix_text(msgstr, quotes=bool(typography.articles())))
+
+
 def merge(parts: list[Path]) -> Catalog:
+    """The .po with ``parts`` applied over it in order (a later part wins), typeset.
+
+    Every message the workbook shows gets an entry, translated or empty; a message it no
+    longer shows is dropped. Does not check the parts' terms (:func:`refusals`).
+    """
     found = messages()
     plurals = {msgid[0]: msgid[1] for msgid in found if isinstance(msgid, tuple)}
     old = load() if PO.exists() else Catalog(locale="zh_Hans_CN", domain="mapteach")
@@ -200,7 +270,7 @@ def merge(parts: list[Path]) -> Catalog:
                 known[english] = msgstr
     catalog = Catalog(locale="zh_Hans_CN", domain="mapteach", project="mapteach", charset="utf-8")
     for msgid, places in found.items():
-        translated = known.get(_singular(msgid), "")
+        translated = typeset(known.get(_singular(msgid), ""))
         string = (translated,) if isinstance(msgid, tuple) else translated
         catalog.add(msgid, string, locations=[(place, 0) for place in places[:3]])
     return catalog
@@ -233,12 +303,20 @@ def _part_problems(
 
 def main(argv: list[str]) -> int:
     command, *rest = argv or ["check"]
+    if command in {"-h", "--help", "help"}:
+        print(__doc__)
+        return 0
     if command == "extract":
         for msgid, places in messages().items():
             print(json.dumps(msgid, ensure_ascii=False), " ".join(places))
         return 0
     if command == "merge":
-        catalog = merge([Path(name) for name in rest])
+        parts = [Path(name) for name in rest]
+        refused = refusals(parts)
+        if refused:
+            print("\n".join([*refused, "nothing merged"]), file=sys.stderr)
+            return 1
+        catalog = merge(parts)
         write(catalog)
         wrong = problems(catalog, messages())
         print("\n".join(wrong) or "catalogue complete", file=sys.stderr)

@@ -5,9 +5,9 @@
 
 A PATH is a notebook (its markdown cells), a Markdown file (``instructor/README.zh.md``),
 the catalogue (``mapteach.po``: its msgstrs) or a translation part (``PART.json``: its
-msgstrs; ``fix`` rewrites the part, for its owner to merge). The .po is never written directly:
-``fix`` writes the fixed msgstrs as the translation part ``PART`` and merges every part
-(first without this one, so that the fixes apply to everyone's latest wording).
+msgstrs; ``fix`` rewrites the part, for its owner to merge). The .po is written only by
+``tools/i18n.py merge``, which applies these rules (quotes too) to every msgstr: ``fix`` on the
+catalogue runs that merge with no part, so that no translation part is ever merged again.
 
 The rules, applied to text outside code, formulas, HTML tags, link targets, addresses and
 ``{placeholders}``:
@@ -23,8 +23,9 @@ The rules, applied to text outside code, formulas, HTML tags, link targets, addr
 3. spacing: one half-width space between a CJK character and a Latin letter, a digit, a
    code span, a formula (also one in ASCII parentheses) or a placeholder (either order);
    no space between full-width punctuation and what follows or precedes it; no space
-   before ``%``. A placeholder the code fills with Chinese text (:data:`CHINESE_PLACEHOLDERS`:
-   ``{what}中没有任何行``) is spaced as its author wrote it.
+   before ``%``. Every placeholder is spaced as a Latin word: ``mapteach.i18n.tr`` removes
+   the spaces beside a value that is Chinese when it fills the placeholder (``{what} 中`` shows
+   ``标注中`` and ``qrels 中``).
 
 >>> fix_text("见(图1),然后")
 '见（图 1），然后'
@@ -48,8 +49,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = Path("/tmp/i18n-parts")
-PART = PARTS / "zzzzz-z1-spacing.json"  # sorts after every other part: merged last
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 #: Full-width punctuation: never a space beside it.
@@ -58,15 +57,11 @@ FULL = "，。、；：？！（）“”‘’「」『』《》【】…—"
 #: formulas, placeholders) and one that does not (tags, link targets, addresses).
 WORDLIKE, NEUTRAL = "\ue000", "\ue001"
 LATIN = f"A-Za-z0-9{WORDLIKE}"
-#: Placeholders the code may fill with Chinese words or sentences (``{file}`` is 运行结果文件
-#: or a path): spaced as the author wrote them.
-CHINESE_PLACEHOLDERS = ("what", "file", "hint", "problem", "field", "rule", "reading", "details")
 PROTECTED: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"```.*?```", re.DOTALL), NEUTRAL),
     (re.compile(r"\$\$.*?\$\$", re.DOTALL), NEUTRAL),
     (re.compile(r"`[^`\n]+`"), WORDLIKE),
     (re.compile(r"\$[^$\n]+\$"), WORDLIKE),
-    (re.compile(rf"\{{(?:{'|'.join(CHINESE_PLACEHOLDERS)})(?:[!:][^{{}}\s]*)?\}}"), NEUTRAL),
     (re.compile(r"\{[^{}\s]*\}"), WORDLIKE),
     (re.compile(r"(?<=「)[^「」]*(?=」)"), NEUTRAL),
     (re.compile(r"<[^>\n]+>"), NEUTRAL),
@@ -384,34 +379,16 @@ def _fix_notebook(path: Path, quotes: bool) -> int:
     return changed
 
 
-def _merge(without_own_part: bool) -> str:
-    """Merge every part (``tools/i18n.py merge``); return what the merge reported about the
-    catalogue (its lines on missing or mismatched entries, or "catalogue complete")."""
-    parts = sorted(str(part) for part in PARTS.glob("*.json"))
-    if without_own_part:
-        parts = [part for part in parts if part != str(PART)]
+def _fix_catalogue() -> int:
+    """Typeset every msgstr of the .po through ``tools/i18n.py merge`` (no part); return how
+    many changed. The merge prints what it reports about the catalogue."""
+    before = _catalogue()
     merged = subprocess.run(
-        [sys.executable, str(ROOT / "tools/i18n.py"), "merge", *parts],
-        check=True,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+        [sys.executable, str(ROOT / "tools/i18n.py"), "merge"], cwd=ROOT, text=True, check=False
     )
-    return "\n".join(line for line in merged.stderr.splitlines() if "warning:" not in line)
-
-
-def _fix_catalogue(quotes: bool) -> int:
-    """Merge every other part, fix the msgstrs, write them as ``PART`` and merge again."""
-    _merge(without_own_part=True)
-    part: dict[str, object] = {}
-    for key, (msgid, msgstr) in _catalogue().items():
-        fixed = fix_text(msgstr, quotes)
-        if fixed != msgstr:
-            plural = msgid[1] if isinstance(msgid, tuple) else None
-            part[key] = {"plural": plural, "zh": fixed} if plural else fixed
-    PART.write_text(json.dumps(part, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    print(_merge(without_own_part=False))
-    return len(part)
+    if merged.returncode:
+        raise RuntimeError(f"tools/i18n.py merge failed (exit {merged.returncode})")
+    return sum(before.get(key) != entry for key, entry in _catalogue().items())
 
 
 def _fix_part(path: Path, quotes: bool) -> int:
@@ -434,7 +411,7 @@ def fix(path: Path, quotes: bool = False) -> int:
     if path.suffix == ".ipynb":
         return _fix_notebook(path, quotes)
     if path.suffix == ".po":
-        return _fix_catalogue(quotes)
+        return _fix_catalogue()
     if path.suffix == ".json":
         return _fix_part(path, quotes)
     if path.suffix == ".md":

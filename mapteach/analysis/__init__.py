@@ -8,7 +8,11 @@ from mapteach._lazy import public_path
 
 #: Each public name and the module of this package that defines it.
 EXPORTS = {
+    "AUDIT_HEADERS": "conventions",
+    "AuditTable": "conventions",
     "CHECKLIST": "conventions",
+    "CHECKLIST_NAMES": "convention_names",
+    "CHOICE_NAMES": "convention_names",
     "COMPARISON_HEADERS": "paired_tests",
     "CONVENTION_HEADERS": "conventions",
     "CORRECTIONS": "paired_tests",
@@ -19,7 +23,9 @@ EXPORTS = {
     "ConventionSwitches": "convention_widgets",
     "ConventionTable": "conventions",
     "CutoffTable": "cutoff_conventions",
+    "DELTA_HEADERS": "deltas",
     "DENOMINATOR_USERS": "cutoff_conventions",
+    "DeltaTable": "deltas",
     "Effect": "reporting",
     "LENGTH_BUCKETS": "subgroups",
     "PAIRS_HEADERS": "all_pairs",
@@ -38,6 +44,7 @@ EXPORTS = {
     "audit_costs": "reporting",
     "audit_setups": "conventions",
     "best_by_measure": "reporting",
+    "choice_name": "convention_names",
     "compare_all_pairs": "all_pairs",
     "compare_by_group": "subgroups",
     "compare_conventions": "conventions",
@@ -61,6 +68,7 @@ EXPORTS = {
     "ranking_agreement": "reliability",
     "residual_variance": "all_pairs",
     "run_from_scores": "pooling",
+    "sample_pool": "pooling",
     "sklearn_average_modes": "conventions",
     "split_half_reliability": "reliability",
     "swap_rates": "reliability",

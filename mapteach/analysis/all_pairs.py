@@ -42,7 +42,7 @@ from mapteach.analysis.paired_tests import (
     wilcoxon_test,
 )
 from mapteach.explain.display import ShownTable
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics.validation import check_choice
 
 __all__ = ["PAIRS_HEADERS", "PairsTable", "compare_all_pairs", "residual_variance"]
@@ -202,24 +202,38 @@ def _checked_scores(per_query: pd.DataFrame) -> np.ndarray:
     """The table's scores as a float matrix (queries x systems), checked."""
     if not isinstance(per_query, pd.DataFrame):
         raise TypeError(
-            "per_query must be a pandas DataFrame with one row per query and one column of "
-            f"scores per system; got {type(per_query).__name__}."
+            tr(
+                "per_query must be a pandas DataFrame with one row per query and one column of "
+                "scores per system; got {kind}.",
+                kind=type(per_query).__name__,
+            )
         )
     queries, systems = per_query.shape
     if queries < 2 or systems < 2:
         raise ValueError(
-            f"per_query has {queries} queries and {systems} systems; comparing systems "
-            "across queries needs at least 2 of each."
+            tr(
+                "per_query has {queries} queries and {systems} systems; comparing systems "
+                "across queries needs at least 2 of each.",
+                queries=queries,
+                systems=systems,
+            )
         )
     names = list(per_query.columns)
     if not all(isinstance(name, str) for name in names) or len(set(names)) < systems:
-        raise ValueError(f"the systems' names must be distinct strings; got {names}.")
+        raise ValueError(
+            tr("the systems' names must be distinct strings; got {names}.", names=names)
+        )
     scores = per_query.to_numpy(dtype=float)
     if not np.isfinite(scores).all():
         row, column = np.argwhere(~np.isfinite(scores))[0]
         raise ValueError(
-            f"the score of system {names[column]!r} on query {per_query.index[row]!r} is "
-            f"{scores[row, column]}; every system needs a finite score on every query."
+            tr(
+                "the score of system {system!r} on query {query!r} is {score}; every system "
+                "needs a finite score on every query.",
+                system=names[column],
+                query=per_query.index[row],
+                score=scores[row, column],
+            )
         )
     return scores
 

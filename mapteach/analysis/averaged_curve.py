@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from mapteach.i18n import tr
+
 __all__ = ["mean_interpolated_precision"]
 
 
@@ -43,14 +45,21 @@ def mean_interpolated_precision(
     s, rel = np.asarray(scores, dtype=float), np.asarray(relevance).astype(bool)
     if s.shape != rel.shape or s.ndim != 2:
         raise ValueError(
-            f"scores and relevance must be 2-D of one shape; got {s.shape}, {rel.shape}."
+            tr(
+                "scores and relevance must be 2-D of one shape; got {scores}, {relevance}.",
+                scores=s.shape,
+                relevance=rel.shape,
+            )
         )
     order = np.argsort(-s, axis=1, kind="stable")
     ranked = np.take_along_axis(rel, order, axis=1)[rel.any(axis=1)]
     if not ranked.size:
         raise ValueError(
-            f"none of the {s.shape[0]} rows has a relevant candidate: with R = 0 everywhere "
-            "there is no recall, so there is no precision-recall curve to average."
+            tr(
+                "none of the {rows} rows has a relevant candidate: with R = 0 everywhere there "
+                "is no recall, so there is no precision-recall curve to average.",
+                rows=s.shape[0],
+            )
         )
     hits = np.cumsum(ranked, axis=1)
     precision = hits / np.arange(1, ranked.shape[1] + 1)

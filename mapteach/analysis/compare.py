@@ -12,6 +12,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from mapteach.analysis.deltas import DeltaTable
 from mapteach.analysis.paired_tests import (
     CORRECTIONS,
     TESTS,
@@ -55,7 +56,7 @@ class RunComparison:
     """
 
     measure: str
-    per_query: pd.DataFrame
+    per_query: DeltaTable
     p_randomization: float
     p_ttest: float
     p_wilcoxon: float
@@ -118,7 +119,7 @@ class RunComparison:
         >>> from mapteach.analysis import compare_scores
         >>> shown = compare_scores([0.2, 0.4], [0.3, 0.6]).display(lang="zh")
         >>> shown.index[2], float(shown.iloc[2]), shown.iloc[6]
-        ('平均差值（B - A）', 0.15, 2)
+        ('平均差值（B − A）', 0.15, 2)
         """
         shown = self.summary.display(lang=lang, digits=digits).astype(object)
         for key in _COUNTS:
@@ -129,12 +130,12 @@ class RunComparison:
         lines = [tr("{k}: {v:.4g}", k=k, v=v) for k, v in self.display(digits=None).items()]
         return "\n".join([*lines, *self.notes])
 
-    def improved(self, n: int = 5) -> pd.DataFrame:
-        """The ``n`` queries B improved most."""
+    def improved(self, n: int = 5) -> DeltaTable:
+        """The ``n`` queries B improved most (rows of :attr:`per_query`)."""
         return self.per_query[self.per_query["delta"] > 0].nlargest(n, "delta")
 
-    def declined(self, n: int = 5) -> pd.DataFrame:
-        """The ``n`` queries B made worse the most."""
+    def declined(self, n: int = 5) -> DeltaTable:
+        """The ``n`` queries B made worse the most (rows of :attr:`per_query`)."""
         return self.per_query[self.per_query["delta"] < 0].nsmallest(n, "delta")
 
 
@@ -197,9 +198,9 @@ def compare_scores(
     >>> print(compare_scores([0.5], [0.7]).notes[0])
     p (paired t-test) is NaN: it needs at least 2 queries.
     """
-    per_query = _paired_frame(a, b)
+    per_query = DeltaTable.from_scores(a, b)
     if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1; got {confidence}.")
+        raise ValueError(_between_0_and_1("confidence", confidence))
     deltas = per_query["delta"].to_numpy()
     p_ttest, t_notes = paired_t_test(per_query["B"].to_numpy(), per_query["A"].to_numpy())
     p_wilcoxon, w_notes = wilcoxon_test(deltas)
@@ -257,12 +258,11 @@ def compare_runs(
     Returns
     -------
     RunComparison
-        ``per_query`` (columns ``A``, ``B``, ``delta``), ``summary`` (its keys are
-        listed in :attr:`RunComparison.summary`; ``display()`` shows it),
-        ``improved()``, ``declined()``, the p-values of four paired tests and a
-        bootstrap interval of the mean delta, as :func:`compare_scores`. Where a
-        test is undefined (fewer than 2 queries, deltas with no spread) its
-        p-value is NaN and ``notes`` says why.
+        ``per_query`` (a :class:`DeltaTable`: columns ``A``, ``B``, ``delta``), ``summary``
+        (its keys: :attr:`RunComparison.summary`; ``display()`` shows it), ``improved()``,
+        ``declined()``, the p-values of four paired tests and a bootstrap interval of the
+        mean delta, as :func:`compare_scores`. Where a test is undefined (fewer than 2
+        queries, deltas with no spread) its p-value is NaN and ``notes`` says why.
 
     Examples
     --------
@@ -363,14 +363,19 @@ def compare_systems(
     _check_many(correction, test)
     if baseline not in per_query.columns:
         raise ValueError(
-            f"baseline {baseline!r} is not a column of the table; its columns are "
-            f"{list(per_query.columns)}."
+            tr(
+                "baseline {baseline!r} is not a column of the table; its columns are {columns}.",
+                baseline=baseline,
+                columns=list(per_query.columns),
+            )
         )
     others = [name for name in per_query.columns if name != baseline]
     if not others:
-        raise ValueError("the table has no system to compare with the baseline.")
+        raise ValueError(tr("the table has no system to compare with the baseline."))
     if per_query.isna().any().any():
-        raise ValueError("the table has a missing score; every system needs every query's score.")
+        raise ValueError(
+            tr("the table has a missing score; every system needs every query's score.")
+        )
     rows = {
         name: compare_scores(
             per_query[baseline], per_query[name], measure=measure, **settings
@@ -440,7 +445,13 @@ def compare_many(
     check_choice(missing, MISSING, name="missing")
     _check_many(correction, test)
     if baseline not in runs:
-        raise ValueError(f"baseline {baseline!r} is not one of the runs: {list(runs)}.")
+        raise ValueError(
+            tr(
+                "baseline {baseline!r} is not one of the runs: {runs}.",
+                baseline=baseline,
+                runs=list(runs),
+            )
+        )
     judged = as_qrels(qrels)
     read = {name: as_run(run) for name, run in runs.items()}
     tables = {
@@ -463,39 +474,15 @@ def compare_many(
             seed=seed,
         ).summary
     if not rows:
-        raise ValueError("runs holds only the baseline; give at least one other run.")
+        raise ValueError(tr("runs holds only the baseline; give at least one other run."))
     return corrected_p_values(
         rows, baseline=baseline, test=test, correction=correction, alpha=alpha
     )
 
 
-def _paired_frame(a: ArrayLike, b: ArrayLike) -> pd.DataFrame:
-    """Columns A, B and delta = B - A, one row per query, checked."""
-    if isinstance(a, pd.Series) and isinstance(b, pd.Series):
-        for name, scores in (("a", a), ("b", b)):
-            if not scores.index.is_unique:
-                twice = scores.index[scores.index.duplicated()].unique().tolist()[:3]
-                raise ValueError(f"{name} scores some queries more than once: {twice}.")
-        if set(a.index) != set(b.index):
-            only = sorted(set(a.index) ^ set(b.index), key=str)[:3]
-            raise ValueError(
-                f"a and b must score the same queries; only one of them scores {only}."
-            )
-        frame = pd.DataFrame({"A": a.to_numpy(dtype=float), "B": b.reindex(a.index).to_numpy()})
-        frame.index = a.index
-    else:
-        first, second = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-        if first.ndim != 1 or first.shape != second.shape:
-            raise ValueError(
-                f"a and b must be 1-D and of the same length (one score per query); got "
-                f"shapes {first.shape} and {second.shape}."
-            )
-        frame = pd.DataFrame({"A": first, "B": second})
-    frame = frame.astype(float)
-    if frame.empty or not np.isfinite(frame.to_numpy()).all():
-        raise ValueError("a and b must hold at least one query's score, and only finite scores.")
-    frame["delta"] = frame["B"] - frame["A"]
-    return frame
+def _between_0_and_1(name: str, value: float) -> str:
+    """The message for a probability ``name`` given as ``value``, outside (0, 1)."""
+    return tr("{name} must be between 0 and 1; got {value}.", name=name, value=value)
 
 
 def _answered(
@@ -568,14 +555,17 @@ def queries_needed(
     )
     if not (math.isfinite(sd) and sd > 0):
         raise ValueError(
-            f"spread must be a finite number > 0; got {sd}. Deltas with no spread need no "
-            "test: every query moves by the same amount."
+            tr(
+                "spread must be a finite number > 0; got {sd}. Deltas with no spread need no "
+                "test: every query moves by the same amount.",
+                sd=sd,
+            )
         )
     if not (math.isfinite(effect) and effect > 0):
-        raise ValueError(f"effect must be a finite number > 0; got {effect}.")
+        raise ValueError(tr("effect must be a finite number > 0; got {effect}.", effect=effect))
     for name, value in (("power", power), ("alpha", alpha)):
         if not 0 < value < 1:
-            raise ValueError(f"{name} must be between 0 and 1; got {value}.")
+            raise ValueError(_between_0_and_1(name, value))
     fails, enough = 1, 2  # one query cannot be tested; double until enough queries suffice
     while _t_test_power(effect / sd, enough, alpha) < power:
         fails, enough = enough, 2 * enough

@@ -1,9 +1,11 @@
 """Convention switches: one drop-down per convention, and the MAP they give, live.
 
-The drop-downs' captions and the readout speak the language current when the
-switches are made, or their ``lang=``; the choices are the option values the
-measures take (``ties="expected"``), shown as they are typed in code. Each caption
-is shown whole, and the per-query table has one header row, its query column included.
+The drop-downs' captions, their choices and the readout speak the language current
+when the switches are made, or their ``lang=``: each caption is the checklist item's
+name and each choice its name in words (:mod:`mapteach.analysis.convention_names`),
+while a drop-down's ``value`` is the option value the measures take
+(``ties="expected"``), as it is typed in code. Each caption is shown whole, and the
+per-query table has one header row, its query column included.
 """
 
 from __future__ import annotations
@@ -15,24 +17,14 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
+from mapteach.analysis.convention_names import CHECKLIST_NAMES, choice_name
 from mapteach.explain.display import display_table
-from mapteach.i18n import N_, language, tr, widget_language
+from mapteach.i18n import language, tr, widget_language
 from mapteach.metrics.options import DENOMINATORS, MISSING, NO_RELEVANT, TIES
 from mapteach.runs.evaluation import evaluate
 from mapteach.runs.frames import as_qrels, as_run
 
 __all__ = ["ConventionSwitches"]
-
-#: Each drop-down's caption, translated when shown.
-_CAPTIONS = MappingProxyType(
-    {
-        "ties": N_("ties"),
-        "denominator": N_("denominator"),
-        "no_relevant": N_("no relevant"),
-        "missing": N_("missing"),
-        "cutoff": N_("cutoff"),
-    }
-)
 
 
 class ConventionSwitches:
@@ -74,7 +66,7 @@ class ConventionSwitches:
         self.controls = {
             name: ipywidgets.Dropdown(
                 options=self._choices(name, options),
-                description=tr(_CAPTIONS[name], lang=self.lang),
+                description=tr(CHECKLIST_NAMES[name], lang=self.lang),
                 # as wide as its caption: the default width cuts "denominator" short
                 style={"description_width": "initial"},
             )
@@ -95,11 +87,9 @@ class ConventionSwitches:
         )
         self._refresh()
 
-    def _choices(self, name: str, options: tuple[str, ...]) -> Any:
-        """A drop-down's choices: the option values, but "no cutoff" in words."""
-        if name != "cutoff":
-            return options
-        return [(tr("none", lang=self.lang) if o == "none" else o, o) for o in options]
+    def _choices(self, name: str, options: tuple[str, ...]) -> list[tuple[str, str]]:
+        """A drop-down's choices: (its name in words, the option value) for each option."""
+        return [(choice_name(name, None if o == "none" else o, lang=self.lang), o) for o in options]
 
     def _table(self) -> pd.DataFrame:
         options = {name: c.value for name, c in self.controls.items() if name != "cutoff"}
@@ -112,7 +102,7 @@ class ConventionSwitches:
     def _limit_denominator(self, change: Any) -> None:
         """Tie-aware scores need a fixed denominator: offer only R with ties='expected'."""
         allowed = ("relevant",) if change.new == "expected" else self.OPTIONS["denominator"]
-        self.controls["denominator"].options = allowed
+        self.controls["denominator"].options = self._choices("denominator", allowed)
 
     def value(self) -> float:
         """MAP under the current switches."""

@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from mapteach.analysis.convention_names import CHECKLIST_NAMES, choice_name
 from mapteach.explain.display import ShownSeries, ShownTable
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics.options import (
     DENOMINATORS,
     MISSING,
@@ -36,9 +37,11 @@ from mapteach.runs.evaluation import evaluate
 from mapteach.runs.frames import as_qrels, as_run
 
 __all__ = [
+    "AUDIT_HEADERS",
     "CHECKLIST",
     "CONVENTION_HEADERS",
     "SETTINGS",
+    "AuditTable",
     "ConventionSeries",
     "ConventionTable",
     "audit_setups",
@@ -166,6 +169,39 @@ class ConventionTable(ShownTable):
             if isinstance(key, str) and key.startswith("ap_")
         }
         return {**self.headers, **per_query}
+
+
+#: The header that shows each key of an audit (:func:`audit_setups`,
+#: :func:`mapteach.analysis.audit_costs`): the conventions' headers and the costs'.
+AUDIT_HEADERS: dict[str, str] = {
+    **CONVENTION_HEADERS,
+    "map_in_turn": N_("MAP after switching in turn"),
+    "cost_in_turn": N_("cost in turn"),
+    "map_alone": N_("MAP with this item alone switched"),
+    "cost_alone": N_("cost alone"),
+}
+
+
+class AuditTable(ConventionTable):
+    """An audit of two set-ups: stable keys, shown with :data:`AUDIT_HEADERS`, each item by
+    its :data:`CHECKLIST_NAMES` name and each set-up's choice by :func:`choice_name`.
+    """
+
+    headers = AUDIT_HEADERS
+
+    def header_map(self) -> Mapping[str, str]:
+        """:data:`AUDIT_HEADERS` and each checklist item's name."""
+        return {**super().header_map(), **CHECKLIST_NAMES}
+
+    def display(self, *, lang: str | None = None, digits: int | None = 4) -> Any:
+        """This audit's display form: items named, choices in words, headers translated."""
+        named = self.copy()
+        for column in ("setup_a", "setup_b"):
+            named[column] = [
+                choice_name(item, choice, lang=lang) if item in CHECKLIST else choice
+                for item, choice in zip(self["item"], self[column], strict=True)
+            ]
+        return super(AuditTable, named).display(lang=lang, digits=digits)
 
 
 class ConventionSeries(ShownSeries):
@@ -426,7 +462,7 @@ def _full_setup(setup: Mapping[str, Any], name: str) -> dict[str, Any]:
 
 def audit_setups(
     qrels: Any, run: Any, setup_a: Mapping[str, Any], setup_b: Mapping[str, Any]
-) -> ConventionTable:
+) -> AuditTable:
     """Article 003's checklist as a diff: where two evaluation set-ups differ, and what it costs.
 
     Each set-up is a dict of :data:`CHECKLIST` keys (``cutoff`` is k or None;
@@ -436,9 +472,10 @@ def audit_setups(
 
     Returns
     -------
-    ConventionTable
-        A DataFrame keyed for code (``.display()`` shows it to people): a first row
-        for set-up A (item ``start``), then one per differing item. Columns:
+    AuditTable
+        A DataFrame keyed for code (``.display()`` shows it to people, each item and
+        choice in words): a first row for set-up A (item ``start``), then one per
+        differing item. Columns:
 
         - ``item``: the checklist item (a :data:`CHECKLIST` key, an option's name),
           or ``start``;
@@ -461,7 +498,13 @@ def audit_setups(
     """
     unknown = (set(setup_a) | set(setup_b)) - set(CHECKLIST)
     if unknown:
-        raise ValueError(f"unknown checklist items {sorted(unknown)}; use {list(CHECKLIST)}.")
+        raise ValueError(
+            tr(
+                "unknown checklist items {unknown}; use {items}.",
+                unknown=sorted(unknown),
+                items=list(CHECKLIST),
+            )
+        )
     current = _full_setup(setup_a, "setup_a")
     target = _full_setup(setup_b, "setup_b")
 
@@ -487,7 +530,7 @@ def audit_setups(
                 }
             )
             current[item] = target[item]
-    return ConventionTable(rows)
+    return AuditTable(rows)
 
 
 def sklearn_average_modes(relevance: ArrayLike, scores: ArrayLike) -> ConventionSeries:

@@ -12,7 +12,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests  # type: ignore[import-untyped]
 
 from mapteach.explain.display import ShownSeries, ShownTable
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 
 __all__ = [
     "COMPARISON_HEADERS",
@@ -98,7 +98,9 @@ def paired_randomization_test(
     """
     deltas = np.asarray(deltas, dtype=float)
     if deltas.ndim != 1 or deltas.size == 0 or not np.isfinite(deltas).all():
-        raise ValueError("deltas must be a non-empty 1-D array of finite per-query differences.")
+        raise ValueError(
+            tr("deltas must be a non-empty 1-D array of finite per-query differences.")
+        )
     observed = abs(deltas.mean())
     if deltas.size <= EXACT_LIMIT:
         signs = np.array(list(itertools.product((1.0, -1.0), repeat=deltas.size)))

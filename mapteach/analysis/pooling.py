@@ -14,6 +14,7 @@ them (string ids), or anything those accept. Introduced in
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from mapteach.explain.display import ShownTable
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics.validation import as_k
 from mapteach.runs.evaluation import evaluate, summarize
 from mapteach.runs.frames import as_qrels, as_run
@@ -34,6 +35,7 @@ __all__ = [
     "pool",
     "pool_bias",
     "run_from_scores",
+    "sample_pool",
 ]
 
 #: The header that shows each key of :func:`pool_bias`'s table.
@@ -118,7 +120,7 @@ def pool(runs: Mapping[str, Any] | Iterable[Any], depth: int) -> pd.DataFrame:
         for run in (runs.values() if isinstance(runs, Mapping) else runs)
     ]
     if not tops:
-        raise ValueError("runs is empty; a pool needs at least one run.")
+        raise ValueError(tr("runs is empty; a pool needs at least one run."))
     counted = pd.concat(tops).groupby(["query_id", "doc_id"], observed=True).size().rename("runs")
     return counted.reset_index().astype({"runs": np.int64})
 
@@ -157,6 +159,88 @@ def judge_pool(pooled: pd.DataFrame, full_qrels: Any) -> pd.DataFrame:
     judged = pairs.merge(as_qrels(full_qrels), on=["query_id", "doc_id"], how="left")
     judged["relevance"] = judged["relevance"].fillna(0).astype(np.int64)
     return judged.sort_values(["query_id", "doc_id"], ignore_index=True)
+
+
+def sample_pool(qrels: Any, share: float, rng: np.random.Generator) -> pd.DataFrame:
+    """A random sample of a pool's judgments, the rest marked "pooled but unjudged" (−1).
+
+    What infAP (Yilmaz and Aslam 2006) reads: the assessors judge each pooled document
+    with probability ``share``, and trec_eval takes a grade of −1 for a pooled document
+    left out of the sample (a document missing from the qrels is outside the pool). The
+    draw is ``rng.random(len(qrels)) < share``, one number per row in the qrels' order:
+    the same generator in the same state gives the same sample.
+
+    Parameters
+    ----------
+    qrels : path, file, DataFrame or dict
+        The pool's judgments (as :func:`judge_pool` returns, or anything :func:`as_qrels`
+        accepts), every grade >= 0.
+    share : float
+        The chance that a judgment is kept, in (0, 1]; 1 keeps them all.
+    rng : numpy.random.Generator
+        The source of the draw, such as ``np.random.default_rng(seed)``; it advances.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The qrels' rows in their order (columns ``query_id``, ``doc_id``, ``relevance``),
+        with ``relevance`` −1 for each judgment left out of the sample.
+
+    Raises
+    ------
+    TypeError
+        If ``share`` is not a number or ``rng`` not a ``numpy.random.Generator``.
+    ValueError
+        If ``share`` is not in (0, 1], the qrels are malformed (:func:`as_qrels`) or a
+        grade is below 0 (the qrels are a sample already).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mapteach.analysis import sample_pool
+    >>> judged = {"q1": {"d1": 1, "d2": 0, "d3": 2, "d4": 0}}
+    >>> np.random.default_rng(8).random(4) < 0.5  # the draw sample_pool makes
+    array([ True, False,  True, False])
+    >>> sample_pool(judged, 0.5, np.random.default_rng(8))
+      query_id doc_id  relevance
+    0       q1     d1          1
+    1       q1     d2         -1
+    2       q1     d3          2
+    3       q1     d4         -1
+    """
+    if isinstance(share, bool) or not isinstance(share, Real):
+        raise TypeError(tr("share must be a number in (0, 1]; got {value!r}.", value=share))
+    if not 0 < share <= 1:
+        raise ValueError(
+            tr(
+                "share is {value}; it must be in (0, 1], the chance that a judgment is kept.",
+                value=share,
+            )
+        )
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            tr(
+                "rng must be a numpy.random.Generator, such as np.random.default_rng(seed); "
+                "got {kind}.",
+                kind=type(rng).__name__,
+            )
+        )
+    judged = as_qrels(qrels)
+    below = judged.index[judged["relevance"] < 0]
+    if len(below):
+        row = judged.loc[below[0]]
+        raise ValueError(
+            tr(
+                "the qrels, row {row}: grade {grade} of query {query!r}, document {doc!r}; a "
+                "pool's judgments are >= 0 (these qrels look like a sample already).",
+                row=below[0],
+                grade=row["relevance"],
+                query=row["query_id"],
+                doc=row["doc_id"],
+            )
+        )
+    in_sample = rng.random(len(judged)) < share
+    return judged.assign(relevance=judged["relevance"].where(in_sample, -1))
 
 
 def judged_fraction(run: Any, qrels: Any, k: int) -> pd.Series:
@@ -264,10 +348,16 @@ def pool_bias(
 
     """
     if outsider not in runs:
-        raise ValueError(f"outsider {outsider!r} is not one of the runs: {list(runs)}.")
+        raise ValueError(
+            tr(
+                "outsider {outsider!r} is not one of the runs: {runs}.",
+                outsider=outsider,
+                runs=list(runs),
+            )
+        )
     builders = {name: run for name, run in runs.items() if name != outsider}
     if not builders:
-        raise ValueError("the outsider is the only run; the pool needs at least one other.")
+        raise ValueError(tr("the outsider is the only run; the pool needs at least one other."))
     depth = as_k(depth, name="depth")
     full_qrels = as_qrels(full_qrels)  # each input is read once
     read = {name: as_run(run) for name, run in runs.items()}
@@ -352,11 +442,15 @@ def run_from_scores(
     queries = np.asarray(query_ids, dtype=str)
     if matrix.ndim != 2 or matrix.shape != (queries.size, docs.size):
         raise ValueError(
-            f"scores must have one row per query and one column per document: "
-            f"({queries.size}, {docs.size}); got shape {matrix.shape}."
+            tr(
+                "scores must have one row per query and one column per document: {expected}; "
+                "got shape {shape}.",
+                expected=(queries.size, docs.size),
+                shape=matrix.shape,
+            )
         )
     if np.isinf(matrix).any():
-        raise ValueError("scores must be finite, or NaN for a document left out of a query.")
+        raise ValueError(tr("scores must be finite, or NaN for a document left out of a query."))
     row, column = np.nonzero(~np.isnan(matrix))
     run = as_run(
         pd.DataFrame(

@@ -37,7 +37,7 @@ from scipy import stats
 from mapteach.analysis.all_pairs import residual_variance
 from mapteach.analysis.compare import queries_needed
 from mapteach.explain.display import ShownSeries, ShownTable
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 
 __all__ = [
     "RELIABILITY_HEADERS",
@@ -192,7 +192,9 @@ def split_half_reliability(
     scores, pairs = _population(per_query, sizes), _pairs(per_query.shape[1])
     _check_trials(trials)
     if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1; got {alpha}.")
+        raise ValueError(
+            tr("{name} must be between 0 and 1; got {value}.", name="alpha", value=alpha)
+        )
     rng = np.random.default_rng(seed)
     rows = {
         size: _agreement(scores, pairs, _disjoint_sets(rng, len(scores), size, trials), alpha)
@@ -259,7 +261,7 @@ def swap_rates(
     _check_trials(trials)
     bounds = np.asarray(edges, dtype=float)
     if bounds.size == 0 or bounds[0] != 0 or (np.diff(bounds) <= 0).any():
-        raise ValueError(f"edges must start at 0 and increase; got {list(edges)}.")
+        raise ValueError(tr("edges must start at 0 and increase; got {edges}.", edges=list(edges)))
     first, second = _disjoint_sets(np.random.default_rng(seed), len(scores), size, trials)
     gaps_first = _pair_gaps(scores[first].mean(axis=1), pairs).ravel()
     gaps_second = _pair_gaps(scores[second].mean(axis=1), pairs).ravel()
@@ -325,8 +327,10 @@ def topic_set_size(
     variance = residual_variance(per_query)
     if not variance > 1e-15:
         raise ValueError(
-            "the table has no residual variance: every system differs from the others by the "
-            "same amount on every query, so any difference is seen on one query."
+            tr(
+                "the table has no residual variance: every system differs from the others by "
+                "the same amount on every query, so any difference is seen on one query."
+            )
         )
     return queries_needed(math.sqrt(2 * variance), difference, power=power, alpha=alpha)
 
@@ -337,38 +341,50 @@ def _paired_scores(a: Any, b: Any) -> tuple[pd.Series, pd.Series]:
     same = set(left.index) == set(right.index) and len(left.index) == len(right.index)
     if not (same and left.index.is_unique):
         raise ValueError(
-            f"the two rankings must name the same systems; got {sorted(map(str, left.index))} "
-            f"and {sorted(map(str, right.index))}."
+            tr(
+                "the two rankings must name the same systems; got {left} and {right}.",
+                left=sorted(map(str, left.index)),
+                right=sorted(map(str, right.index)),
+            )
         )
     if len(left) < 2:
-        raise ValueError("a ranking needs at least 2 systems.")
+        raise ValueError(tr("a ranking needs at least 2 systems."))
     if not (np.isfinite(left).all() and np.isfinite(right).all()):
-        raise ValueError("every system needs a finite score in both rankings.")
+        raise ValueError(tr("every system needs a finite score in both rankings."))
     return left, right.loc[left.index]
 
 
 def _population(per_query: pd.DataFrame, sizes: Sequence[int]) -> np.ndarray:
     """The population's scores (queries x systems), checked against the set sizes."""
     if not isinstance(per_query, pd.DataFrame) or per_query.shape[1] < 2:
-        raise ValueError("per_query must be a DataFrame with one column per system, at least 2.")
+        raise ValueError(
+            tr("per_query must be a DataFrame with one column per system, at least 2.")
+        )
     scores = per_query.to_numpy(dtype=float)
     if not np.isfinite(scores).all():
-        raise ValueError("every system needs a finite score on every query.")
+        raise ValueError(tr("every system needs a finite score on every query."))
     largest = len(scores) // 2
     for size in sizes:
         if isinstance(size, bool) or not isinstance(size, int | np.integer):
-            raise TypeError(f"each size must be a whole number of queries; got {size!r}.")
+            raise TypeError(
+                tr("each size must be a whole number of queries; got {size!r}.", size=size)
+            )
         if not 2 <= size <= largest:
             raise ValueError(
-                f"size {size} is not between 2 and {largest}: two disjoint sets of it must fit "
-                f"in the {len(scores)} queries."
+                tr(
+                    "size {size} is not between 2 and {largest}: two disjoint sets of it must "
+                    "fit in the {queries} queries.",
+                    size=size,
+                    largest=largest,
+                    queries=len(scores),
+                )
             )
     return scores
 
 
 def _check_trials(trials: int) -> None:
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 1:
-        raise ValueError(f"trials must be a whole number >= 1; got {trials!r}.")
+        raise ValueError(tr("trials must be a whole number >= 1; got {trials!r}.", trials=trials))
 
 
 def _agreement(

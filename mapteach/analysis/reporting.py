@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from mapteach.analysis.conventions import CHECKLIST, audit_setups
+from mapteach.analysis.conventions import CHECKLIST, AuditTable, audit_setups
 from mapteach.explain.display import ShownSeries, ShownTable
 from mapteach.i18n import N_, tr
 
@@ -53,13 +53,6 @@ REPORT_HEADERS: dict[str, str] = {
     "best": N_("best"),
     "tie": N_("tie"),
     "score": N_("score"),
-    "item": N_("item"),
-    "setup_a": N_("set-up A"),
-    "setup_b": N_("set-up B"),
-    "map_in_turn": N_("MAP after switching in turn"),
-    "cost_in_turn": N_("cost in turn"),
-    "map_alone": N_("MAP with this item alone switched"),
-    "cost_alone": N_("cost alone"),
 }
 
 
@@ -69,11 +62,23 @@ class ReportTable(ShownTable):
     headers = REPORT_HEADERS
 
 
+#: :func:`paired_effect`'s counts of queries: shown as whole numbers.
+_COUNTS = frozenset({"b_better", "b_worse", "same"})
+
+
 class Effect(ShownSeries):
     """:func:`paired_effect`'s numbers: stable keys, shown with :data:`REPORT_HEADERS`."""
 
     headers = REPORT_HEADERS
     frame = ReportTable
+
+    def display(self, *, lang: str | None = None, digits: int | None = 4) -> Any:
+        """The display form, its counts of queries as whole numbers (1237, not 1237.0)."""
+        shown = super().display(lang=lang, digits=digits).astype(object)
+        for position, key in enumerate(self.index):
+            if key in _COUNTS:
+                shown.iloc[position] = int(self.iloc[position])
+        return shown
 
 
 def format_p_value(p: float, n_permutations: int | None = None, *, digits: int = 2) -> str:
@@ -227,7 +232,7 @@ def best_by_measure(table: pd.DataFrame, *, tolerance: float = 1e-12) -> pd.Data
 
 def audit_costs(
     qrels: Any, run: Any, setup_a: Mapping[str, Any], setup_b: Mapping[str, Any]
-) -> pd.DataFrame:
+) -> AuditTable:
     """What each differing checklist item costs: switched in turn, and switched alone.
 
     :func:`mapteach.analysis.conventions.audit_setups` switches the items from set-up
@@ -245,9 +250,9 @@ def audit_costs(
 
     Returns
     -------
-    ReportTable
-        A DataFrame keyed for code (``.display()`` shows it to people), one row per
-        differing item, in checklist order. Columns:
+    AuditTable
+        A DataFrame keyed for code (``.display()`` shows it to people, each item and
+        choice in words), one row per differing item, in checklist order. Columns:
 
         - ``item``: the checklist item (a :data:`CHECKLIST` key, an option's name);
         - ``setup_a``, ``setup_b``: its value in set-up A and in set-up B;
@@ -292,4 +297,4 @@ def audit_costs(
             }
         )
         previous = float(row["map"])
-    return ReportTable(rows)
+    return AuditTable(rows)

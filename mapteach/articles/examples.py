@@ -83,9 +83,18 @@ EXAMPLE_HEADERS: dict[str, str] = {
 
 
 class ExampleTable(ShownTable):
-    """A table of the articles' examples: English column keys, shown in the current language."""
+    """A table of the articles' examples: English column keys, shown in the current language.
+
+    Its ``example`` and ``query`` columns hold examples' ids, shown as their ``label``
+    (``"003_a"`` as ``query A``) in a language other than English.
+    """
 
     headers = EXAMPLE_HEADERS
+    label_columns = frozenset({"example", "query"})
+
+    def header_map(self) -> Mapping[str, str]:
+        """:data:`EXAMPLE_HEADERS` and each worked example's id with its label."""
+        return {**self.headers, **{name: example.label for name, example in EXAMPLES.items()}}
 
 
 def _decimals(printed: str) -> int:
@@ -107,6 +116,8 @@ class RankingExample:
         Key in :data:`EXAMPLES`.
     title : str
         What the example shows (an English message: show ``tr(title)``).
+    label : str
+        Its short name in a table (an English message): ``query A``.
     article, section : str
         Where it comes from (``"003"``, ``"3.1"``).
     labels : tuple of int
@@ -128,6 +139,7 @@ class RankingExample:
 
     name: str
     title: str
+    label: str
     article: str
     section: str
     labels: tuple[int, ...]
@@ -161,10 +173,11 @@ class RankingExample:
 
 @dataclass(frozen=True)
 class MapExample:
-    """Several queries from an article, averaged into MAP."""
+    """Several queries from an article, averaged into MAP (fields as a ranking's)."""
 
     name: str
     title: str
+    label: str
     article: str
     section: str
     queries: tuple[RankingExample, ...]
@@ -229,10 +242,10 @@ def _check(example: Example, computed: Mapping[str, float]) -> pd.DataFrame:
 
 #: The fields of an example in ``examples.json``: a ranking, or rankings averaged into MAP.
 _RANKING_FIELDS = (
-    *("id", "title", "article", "section", "labels", "n_relevant"),
+    *("id", "title", "label", "article", "section", "labels", "n_relevant"),
     *("printed", "note", "docs", "invented"),
 )
-_MAP_FIELDS = ("id", "title", "article", "section", "queries", "printed", "note")
+_MAP_FIELDS = ("id", "title", "label", "article", "section", "queries", "printed", "note")
 #: A printed value: digits, with decimals if the article printed any.
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
 
@@ -241,10 +254,11 @@ def parse_examples(document: Any, *, source: str = "examples.json") -> dict[str,
     """Build the worked examples from a parsed ``examples.json``, checking every field.
 
     The document is ``{"examples": [...]}``: each example has an ``id``, a ``title``
-    (an English message), the ``article`` and ``section`` it comes from, optionally
-    the values the article ``printed`` (``{"AP": "0.583"}``) and a ``note``. A ranking
-    has its 0/1 ``labels`` and R (``n_relevant``), optionally the article's ``docs``
-    and ``invented``; an example of MAP names its ``queries``, rankings given before it.
+    and a short ``label`` (English messages), the ``article`` and ``section`` it comes
+    from, optionally the values the article ``printed`` (``{"AP": "0.583"}``) and a
+    ``note``. A ranking has its 0/1 ``labels`` and R (``n_relevant``), optionally the
+    article's ``docs`` and ``invented``; an example of MAP names its ``queries``, rankings
+    given before it.
 
     Parameters
     ----------
@@ -349,11 +363,12 @@ def _map_example(
     )
 
 
-def _heading(read: Reader, node: Mapping[str, Any], where: str) -> tuple[str, str, str, str]:
-    """An example's id, title, article and section."""
+def _heading(read: Reader, node: Mapping[str, Any], where: str) -> tuple[str, str, str, str, str]:
+    """An example's id, title, label, article and section."""
     return (
         read.text(node, "id", where),
         read.text(node, "title", where),
+        read.text(node, "label", where),
         read.choice(node, "article", where, ARTICLES),
         read.text(node, "section", where),
     )

@@ -24,6 +24,7 @@ from mapteach.board.ranking_board import MultiQueryBoard, RankingBoard
 from mapteach.board.view_texts import readout_texts
 from mapteach.explain.ap_trace import explain_ap
 from mapteach.i18n import HTML_LANG, language, tr
+from mapteach.i18n.spacing import spaced_format
 from mapteach.metrics import average_precision
 from mapteach.offline import bundle_imports
 from mapteach.offline.kernel_widget import KernelOwnedWidget
@@ -91,9 +92,9 @@ class LiveReadout(KernelOwnedWidget):
         ranking = self.rankings[0]
         labels, r, k = ranking.labels, ranking.n_relevant, ranking.cutoff
         head = (  # the browser's first line too (readout_texts)
-            self.texts["head_all"].format(labels=labels, r=r)
+            spaced_format(self.texts["head_all"], labels=labels, r=r)
             if k is None
-            else self.texts["head_cutoff"].format(labels=labels, r=r, k=k)
+            else spaced_format(self.texts["head_cutoff"], labels=labels, r=r, k=k)
         )
         explanation = explain_ap(labels, n_relevant=r, k=k)
         ap = _ap(ranking)

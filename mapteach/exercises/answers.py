@@ -57,6 +57,7 @@ names, keys.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -236,20 +237,38 @@ def agrees_at(value: float, target: float, decimals: int) -> bool:
     return abs(value - target) <= tolerance(decimals)
 
 
-def asked_precision(decimals: int) -> str:
-    """What an exercise asking for ``decimals`` decimals tells the learner to type.
+def asked_precision(decimals: int, *, fraction: bool = True) -> str:
+    """What an exercise asking for ``decimals`` decimals tells the learner to type; with
+    ``fraction=False`` (a measure with logarithms or roots), decimals only.
 
     >>> from mapteach.exercises import asked_precision
     >>> asked_precision(4), asked_precision(1)
     ('4 decimals or a fraction such as 2/3', '1 decimal or a fraction such as 2/3')
-    >>> asked_precision(0)
-    'a whole number'
+    >>> asked_precision(4, fraction=False), asked_precision(0)
+    ('4 decimals', 'a whole number')
     """
     if decimals == 0:
         return tr("a whole number")
+    if not fraction:
+        return ngettext("{n} decimal", "{n} decimals", decimals)
     return ngettext(
         "{n} decimal or a fraction such as 2/3", "{n} decimals or a fraction such as 2/3", decimals
     )
+
+
+def states_precision(prompt: str, decimals: int) -> bool:
+    """Whether ``prompt`` (in the current language) already says how precise the answer
+    must be (``"Give 4 decimals"``, ``"请给出 4 位小数"``), so that an exercise does not
+    say it a second time.
+
+    >>> from mapteach.exercises.answers import states_precision
+    >>> states_precision("What is AP? Give 4 decimals or a fraction.", 4)
+    True
+    >>> states_precision("What is AP? Give 14 decimals.", 4), states_precision("How many?", 0)
+    (False, False)
+    """
+    asked = asked_precision(decimals, fraction=False)
+    return re.search(rf"(?<!\d){re.escape(asked)}", re.sub(r"<[^>]+>", "", prompt)) is not None
 
 
 @dataclass(frozen=True)

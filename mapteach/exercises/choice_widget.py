@@ -144,7 +144,7 @@ class ChoiceExercise(Exercise):
         if answer is None or answer == "":
             return Feedback("empty", tr("Choose one of the options.", lang=self.lang))
         if answer not in self.replies:
-            options = ", ".join(self.options)
+            options = tr(", ", lang=self.lang).join(self.options)
             return Feedback(
                 "unreadable", tr("Choose one of: {options}.", lang=self.lang, options=options)
             )

@@ -219,6 +219,7 @@ def kappa_exercise(
         measure=None,
         data=data,
         decimals=decimals,
+        fraction=False,
         hint=N_("Count p_o and p_e first, or open the solution."),
         lang=lang,
         key=key,

@@ -299,10 +299,12 @@ def queries_text(data: Data, *, with_r: bool) -> str:
     ...                           {"labels": [0, 1], "n_relevant": 1}]}, with_r=True)
     '<code>[1, 0]</code> (R = 2) and <code>[0, 1]</code> (R = 1)'
     """
-    shown = [
-        f"<code>{query['labels']}</code>" + (f" (R = {query['n_relevant']})" if with_r else "")
-        for query in data["queries"]
-    ]
+    shown = [f"<code>{query['labels']}</code>" for query in data["queries"]]
+    if with_r:
+        shown = [
+            tr("{labels} (R = {r})", labels=labels, r=query["n_relevant"])
+            for labels, query in zip(shown, data["queries"], strict=True)
+        ]
     return spoken_list(shown)
 
 

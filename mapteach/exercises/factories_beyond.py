@@ -194,6 +194,7 @@ def gmap_exercise(
         measure="GMAP",
         data=data,
         decimals=decimals,
+        fraction=False,
         lang=lang,
         key=key,
     )
@@ -202,7 +203,7 @@ def gmap_exercise(
 def _gmap_fields(data: Data, aps: list[float], decimals: int) -> dict[str, object]:
     """The placeholders of a GMAP prompt."""
     found = [q["labels"].index(1) + 1 if 1 in q["labels"] else None for q in data["queries"]]
-    found_at = ", ".join(
+    found_at = tr(", ").join(
         tr("{rank} ({query})", rank=rank, query=f"q{number}")
         if rank
         else tr("nowhere ({query})", query=f"q{number}")
@@ -211,7 +212,7 @@ def _gmap_fields(data: Data, aps: list[float], decimals: int) -> dict[str, objec
     return {
         "n": len(found),
         "found_at": found_at,
-        "aps": ", ".join(exact_number(ap) for ap in aps),
+        "aps": tr(", ").join(exact_number(ap) for ap in aps),
         "floor": GM_FLOOR,
         "decimals": decimals,
     }

@@ -202,6 +202,7 @@ def ndcg_exercise(
         measure=f"nDCG@{data['k']}",
         data=data,
         decimals=decimals,
+        fraction=False,
         hint=N_("Write each rank's gain / log2(rank + 1), or open the solution."),
         lang=lang,
         key=key,

@@ -114,6 +114,24 @@ def spoken_list(items: Sequence[object]) -> str:
     return tr("{first} and {second}", first=tr(", ").join(words[:-1]), second=words[-1])
 
 
+def spoken_ranks(ranks: Sequence[int]) -> str:
+    """Ranks as a sentence lists them, in the current language: ``"1, 4 and 6"``; in
+    Chinese ``"1、4、6"``, for ``第 1、4、6 位``.
+
+    >>> from mapteach.exercises.mistakes import spoken_ranks
+    >>> from mapteach.i18n import language
+    >>> spoken_ranks([2]), spoken_ranks([1, 4, 6])
+    ('2', '1, 4 and 6')
+    >>> with language("zh"):
+    ...     spoken_ranks([1, 4, 6])
+    '1、4、6'
+    """
+    words = [str(rank) for rank in ranks]
+    if len(words) < 2:
+        return "".join(words)
+    return tr("{ranks} and {last}", ranks=tr(", ").join(words[:-1]), last=words[-1])
+
+
 def same_value(value: float | None, truth: float) -> bool:
     """Whether a mistake's ``value`` is ``truth`` itself (to rounding error): then the
     mistake costs nothing on this data and is not offered.

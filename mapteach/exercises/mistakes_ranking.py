@@ -21,6 +21,7 @@ import numpy as np
 
 from mapteach.exercises.mistakes import Mistake, number, register
 from mapteach.i18n import N_, tr
+from mapteach.i18n.spacing import spaced_format
 from mapteach.metrics import average_precision
 from mapteach.metrics.options import Denominator
 from mapteach.metrics.validation import as_k, as_labels, as_n_relevant
@@ -117,7 +118,7 @@ def explained(template: str, facts: Facts) -> Callable[[ExerciseData, float], st
     """
 
     def explain(data: ExerciseData, value: float) -> str:
-        return tr(template).format(**facts(data), value=number(value))
+        return spaced_format(tr(template), **facts(data), value=number(value))
 
     return explain
 
@@ -159,7 +160,7 @@ def _facts(data: ExerciseData) -> dict[str, object]:
         "found": ranking.found,
         "depth": len(ranking.top),
         "measure": ranking.measure,
-        "ranks": ", ".join(map(str, ranks)),
+        "ranks": tr(", ").join(map(str, ranks)),
         "first": ranks[0] if ranks else 0,
         "terms": terms,
         "truth": truth,

@@ -17,6 +17,7 @@ from html import unescape
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mapteach.i18n import tr
 from mapteach.offline.fallback import read_offline_states
 
 __all__ = ["IndexedExercise", "exercise_index", "exercise_states"]
@@ -89,7 +90,9 @@ def exercise_states(path: Path) -> list[tuple[str, dict[str, Any]]]:
     try:
         notebook = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path} is not a notebook's JSON: {error}") from error
+        raise ValueError(
+            tr("{path} is not a notebook's JSON: {error}", path=path, error=error)
+        ) from error
     return [
         (found.lang, found.state["model"])
         for shown in _outputs_html(notebook)
@@ -140,10 +143,10 @@ def exercise_index(notebooks_dir: Path | str) -> list[IndexedExercise]:
     """
     folder = Path(notebooks_dir)
     if not folder.exists():
-        raise FileNotFoundError(f"no notebook folder {folder}")
+        raise FileNotFoundError(tr("no notebook folder {folder}", folder=folder))
     paths = [folder] if folder.is_file() else sorted(folder.glob("*.ipynb"))
     if not paths:
-        raise ValueError(f"{folder} holds no notebook (*.ipynb)")
+        raise ValueError(tr("{folder} holds no notebook (*.ipynb)", folder=folder))
     return [
         IndexedExercise(
             notebook=model["exercise_key"].partition(".")[0],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping, Sequence
 
-from mapteach.exercises.mistakes import spoken_list
+from mapteach.exercises.mistakes import spoken_ranks
 from mapteach.i18n import ngettext, tr
 
 __all__ = ["fill_prompt", "ranking_fields", "relevant_ranks_text"]
@@ -39,7 +39,7 @@ def relevant_ranks_text(labels: Sequence[int]) -> str:
         "one relevant result, at rank {ranks}",
         "{n} relevant results, at ranks {ranks}",
         len(ranks),
-        ranks=spoken_list(ranks),
+        ranks=spoken_ranks(ranks),
     )
 
 

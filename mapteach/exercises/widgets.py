@@ -59,6 +59,7 @@ from mapteach.exercises.answers import (
     agrees_at,
     asked_precision,
     check_number,
+    states_precision,
 )
 from mapteach.exercises.math_markup import MathMarkupError, render_math
 from mapteach.exercises.mistakes import wrong_answers
@@ -372,9 +373,10 @@ class Exercise(KernelOwnedWidget):
                 "exercise (<code>exercise = _</code> in the next cell names it)."
             )
             show = escape(tr("Show solution"))
+            question = joined_sentences([f"<b>{heading}</b>", self.prompt])
             return (
                 f'<div class="mapteach-exercise-static" lang="{HTML_LANG[self.lang]}">'
-                f"<p><b>{heading}</b> {self.prompt}</p>"
+                f"<p>{question}</p>"
                 f"{self._static_answer_html()}<p><i>{offline}</i></p>"
                 f"<details><summary>{show}</summary>{self.solution}</details></div>"
             )
@@ -433,6 +435,10 @@ class NumberExercise(Exercise):
         The worked solution, shown only on request.
     decimals : int, default 4
         The precision asked for; the answer box says it.
+    fraction : bool, default True
+        Whether the answer box also offers a fraction (``"2/3"``); False where the prompt
+        asks for decimals only (a measure with logarithms or roots). A typed fraction is
+        read either way.
     hint : str, optional
         What to tell an answer that matches nothing known; an English message is
         translated when shown (see :func:`~mapteach.exercises.answers.check_number`).
@@ -478,6 +484,7 @@ class NumberExercise(Exercise):
         solution_html: str,
         *,
         decimals: int = 4,
+        fraction: bool = True,
         hint: str = _HINT,
         lang: str | None = None,
         key: str | None = None,
@@ -499,7 +506,7 @@ class NumberExercise(Exercise):
         ]
         check_texts([hint, *(wrong.explanation for wrong in self.misconceptions)], lang)
         with language(lang):
-            placeholder = asked_precision(decimals)
+            placeholder = asked_precision(decimals, fraction=fraction)
         self.measure, self.data = measure, None if data is None else dict(data)
         super().__init__(prompt, solution_html, lang=lang, key=key, placeholder=placeholder)
 
@@ -514,6 +521,7 @@ class NumberExercise(Exercise):
         measure: str | None,
         data: Mapping[str, Any],
         decimals: int = 4,
+        fraction: bool = True,
         hint: str = _HINT,
         lang: str | None = None,
         key: str | None = None,
@@ -544,6 +552,7 @@ class NumberExercise(Exercise):
             wrong,
             solution_html,
             decimals=decimals,
+            fraction=fraction,
             hint=hint,
             lang=lang,
             key=key,
@@ -576,5 +585,9 @@ class NumberExercise(Exercise):
         return shown
 
     def _static_answer_html(self) -> str:
-        answer = tr("Answer with {placeholder}.", lang=self.lang, placeholder=self.placeholder)
+        """How to answer, where the prompt does not say it already."""
+        with language(self.lang):
+            if states_precision(self.prompt_source, self.decimals):
+                return ""
+            answer = tr("Answer with {placeholder}.", placeholder=self.placeholder)
         return f"<p>{escape(answer)}</p>"

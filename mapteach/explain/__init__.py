@@ -35,6 +35,7 @@ EXPORTS = {
     "plot_pr_curve": "plots",
     "plot_precision_at_k": "plots",
     "pr_curve": "pr_table",
+    "ruled_out_variants": "glossary_terms",
     "score_table": "scores",
     "show_trace": "trace_display",
     "shown_label": "display",

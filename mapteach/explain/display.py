@@ -9,7 +9,8 @@ Every teaching table has two forms:
 - its **display form**, for people: ``table.display(lang=None, digits=4)``, a plain
   pandas copy whose headers (column keys, index labels, axis names) and label
   values are in the current language (or ``lang``), whose text cells (English
-  messages) are translated, and whose numbers are rounded. A table a notebook
+  messages) are translated, and whose numbers are rounded (a missing number, NaN: not
+  computed or left out, shown as :data:`MISSING`, "—"). A table a notebook
   builds itself from teaching results (``pd.DataFrame({name: r.row() ...})``) is
   shown the same way with :func:`display_table`, which finds its keys in
   :data:`HEADERS`.
@@ -45,11 +46,12 @@ from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
+import numpy as np
 import pandas as pd
 
 from mapteach.i18n import N_, get_language, language, tr
 
-__all__ = ["HEADERS", "ShownSeries", "ShownTable", "display_table", "shown_label"]
+__all__ = ["HEADERS", "MISSING", "ShownSeries", "ShownTable", "display_table", "shown_label"]
 
 #: Every header of every :class:`ShownTable` kind, and of the tables that are no kind
 #: (``evaluate``'s, ``pool``'s, a notebook's own): key -> message (English).
@@ -60,6 +62,11 @@ _AMBIGUOUS: set[str] = set()
 #: How a boolean cell reads in a language other than English; English shows the machine
 #: values, True and False, as it always has.
 BOOLEAN_WORDS = {True: N_("yes"), False: N_("no")}
+_BOOLEANS = (bool, np.bool_)
+#: How a rounded display form shows a number that is missing (NaN in the machine form: a
+#: query left out, a measure not computed, a library not installed). A notebook says
+#: what it means above its table.
+MISSING = N_("—")
 #: Every kind's label columns and text columns, for tables a notebook builds itself.
 _LABEL_COLUMNS: set[str] = set()
 _TEXT_COLUMNS: set[str] = set()
@@ -138,9 +145,22 @@ def _rounded(values: pd.Series, digits: int) -> pd.Series:
         return values
     if pd.api.types.is_float_dtype(values):
         return values.round(digits) + 0.0
-    return values.map(
-        lambda value: round(value, digits) + 0.0 if isinstance(value, float) else value
-    )
+
+    def rounded(value: Any) -> Any:
+        return round(value, digits) + 0.0 if isinstance(value, float) else value
+
+    if values.dtype == object:  # mixed cells, kept as they are: a count 3 stays 3, not 3.0
+        cells = [rounded(value) for value in values]
+        return pd.Series(cells, index=values.index, dtype=object, name=values.name)
+    return values.map(rounded)
+
+
+def _marked(values: pd.Series) -> pd.Series:
+    """Missing numbers (float NaN) shown as :data:`MISSING`; every other cell as it is."""
+    missing = values.map(lambda value: isinstance(value, float) and np.isnan(value))
+    if not missing.any():
+        return values
+    return values.astype(object).where(~missing, tr(MISSING))
 
 
 def _cells(values: pd.Series, show: Callable[[str], Any]) -> pd.Series:
@@ -148,10 +168,20 @@ def _cells(values: pd.Series, show: Callable[[str], Any]) -> pd.Series:
 
 
 def _words_for_booleans(values: pd.Series) -> pd.Series:
-    """A boolean column as 是/否 (:data:`BOOLEAN_WORDS`) outside English; else unchanged."""
-    if get_language() == "en" or not pd.api.types.is_bool_dtype(values):
+    """A column's booleans as 是/否 (:data:`BOOLEAN_WORDS`) outside English; else unchanged.
+
+    Also the boolean cells of a mixed column, such as a transposed table's (a column per
+    rank, holding one rank's ``relevant`` flag beside its ``precision``).
+    """
+    if get_language() == "en":
         return values
-    return values.map(lambda value: tr(BOOLEAN_WORDS[bool(value)]))
+    if pd.api.types.is_bool_dtype(values):
+        return values.map(lambda value: tr(BOOLEAN_WORDS[bool(value)]))
+    if pd.api.types.is_object_dtype(values):
+        return values.map(
+            lambda value: tr(BOOLEAN_WORDS[bool(value)]) if isinstance(value, _BOOLEANS) else value
+        )
+    return values
 
 
 def _shown_frame(
@@ -210,7 +240,8 @@ def display_table(
     lang : {"en", "zh"}, optional
         Show it in this language instead of the current one.
     digits : int, optional
-        Round floats to this many decimals (``-0.0`` shown as ``0.0``). Default: as they are.
+        Round floats to this many decimals (``-0.0`` shown as ``0.0``) and show a missing
+        one (NaN) as :data:`MISSING`, "—". Default: as they are, NaN included.
 
     Returns
     -------
@@ -231,6 +262,8 @@ def display_table(
     >>> shown = display_table(per_query, lang="zh")
     >>> shown.index.name, shown.columns.tolist()
     ('查询', ['AP', '相关文档数 R', '检索到的文档数'])
+    >>> display_table(pd.Series({"AP": float("nan"), "R": 0.0}), digits=4).tolist()
+    ['—', 0.0]
     """
     kind: Any = table if isinstance(table, (ShownTable, ShownSeries)) else None
     if headers is None:
@@ -243,11 +276,13 @@ def display_table(
         else:
             shown = _shown_series(table, headers, labels, texts)
     if digits is not None:
-        if isinstance(shown, pd.DataFrame):
-            for position in range(shown.shape[1]):
-                shown.isetitem(position, _rounded(shown.iloc[:, position], digits).to_numpy())
-        else:
-            shown = _rounded(shown, digits)
+        with language(lang):
+            if isinstance(shown, pd.DataFrame):
+                for position in range(shown.shape[1]):
+                    column = _marked(_rounded(shown.iloc[:, position], digits))
+                    shown.isetitem(position, column.to_numpy())
+            else:
+                shown = _marked(_rounded(shown, digits))
     shown.attrs = dict(table.attrs)
     return shown
 
@@ -274,7 +309,8 @@ class _Kind:
         """This table's display form: :func:`display_table` with its own headers.
 
         Headers, label values and text in the current language (or ``lang``),
-        floats rounded to ``digits`` (None: as they are); a plain pandas object.
+        floats rounded to ``digits`` and NaN shown as :data:`MISSING` (None: as they
+        are); a plain pandas object.
         """
         table: Any = self
         return display_table(table, lang=lang, digits=digits)

@@ -23,13 +23,15 @@ from types import MappingProxyType
 import pandas as pd
 
 from mapteach.explain.glossary_terms import TERMS, Term
-from mapteach.i18n import tr
+from mapteach.i18n import N_, check_language, get_language, tr
 
 __all__ = ["GLOSSARY", "Term", "glossary_markdown", "glossary_table"]
 
 
 #: The glossary, keyed by the term's short English name (read-only).
 GLOSSARY = MappingProxyType(TERMS)
+#: How the table names the notebook that defines a term (its number, no leading zero).
+NOTEBOOK_NAME = N_("notebook {number}")
 
 
 def glossary_table(*, lang: str | None = None) -> pd.DataFrame:
@@ -38,14 +40,16 @@ def glossary_table(*, lang: str | None = None) -> pd.DataFrame:
     Parameters
     ----------
     lang : {"en", "zh"}, optional
-        Language of the headers and the notes; the English names stay English.
+        Language of the headers, the formulas' words and the notes; the English names
+        stay English.
 
     Returns
     -------
     pandas.DataFrame
         One row per term (index: the short English name) with its English name, the
         preferred Chinese name, other accepted names, the names ruled out, the formula
-        (LaTeX), the notebook that defines it and a note; in the order of the notebooks.
+        (LaTeX, its words in ``lang``), the notebook that defines it and a note; in the
+        order of the notebooks.
 
     Examples
     --------
@@ -60,14 +64,19 @@ def glossary_table(*, lang: str | None = None) -> pd.DataFrame:
     ['average precision (AP)', '平均精度']
     >>> list(table.index[:2])
     ['P@k', 'relevant document']
+    >>> print(table.loc["recall", "formula"])
+    $R@k = \\frac{\\text{relevant results in the top } k}{R}$
+    >>> print(glossary_table(lang="zh").loc["recall", "公式"])
+    $R@k = \\frac{\\text{前 } k \\text{ 位中的相关文档数}}{R}$
     """
+    shown = get_language() if lang is None else check_language(lang)
     rows = {
         key: [
             term.english,
             term.zh,
             "、".join(term.zh_also),
             "、".join(term.zh_avoid),
-            f"${term.formula}$",
+            f"${term.formula_in(shown)}$",
             term.notebook,
             tr(term.note, lang=lang),
         ]
@@ -89,7 +98,8 @@ def glossary_markdown(*, lang: str | None = None) -> str:
     """The glossary as a Markdown table (formulas typeset, notebooks linked).
 
     For a notebook cell: ``IPython.display.Markdown(glossary_markdown())``. Links
-    point at notebooks beside the one that shows the table; a formula's ``|`` is
+    point at notebooks beside the one that shows the table, each named as the
+    language names a notebook ("notebook 3", "第 3 本"); a formula's ``|`` is
     written ``\\vert`` so that it does not split the table's cell.
 
     Parameters
@@ -109,6 +119,8 @@ def glossary_markdown(*, lang: str | None = None) -> str:
     True
     >>> all(line.count("|") == 8 for line in glossary_markdown().splitlines())
     True
+    >>> "[第 4 本](04_mean_average_precision.ipynb)" in glossary_markdown(lang="zh")
+    True
     """
     table = glossary_table(lang=lang)
     lines = [
@@ -116,7 +128,8 @@ def glossary_markdown(*, lang: str | None = None) -> str:
         "|" + " --- |" * len(table.columns),
     ]
     for english, zh, also, avoid, formula, notebook, note in table.itertuples(index=False):
-        link = f"[{notebook}]({notebook}.ipynb)"
+        name = tr(NOTEBOOK_NAME, lang=lang, number=int(notebook.split("_")[0]))
+        link = f"[{name}]({notebook}.ipynb)"
         cell_formula = formula.replace("|", r"\vert ")  # a bare | would end the table cell
         cells = [english, f"**{zh}**", also, avoid, cell_formula, link, note]
         lines.append("| " + " | ".join(cells) + " |")

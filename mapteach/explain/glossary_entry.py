@@ -37,6 +37,9 @@ class Term:
         What it means or why the names are what they are (a catalogue message).
     english_pattern : str
         A regular expression finding the term in an English message.
+    formula_zh : str
+        The formula as the Chinese edition shows it, its words in Chinese; empty when
+        the formula has no words to translate (the same LaTeX serves both editions).
     """
 
     english: str
@@ -47,6 +50,18 @@ class Term:
     notebook: str
     note: str
     english_pattern: str
+    formula_zh: str = ""
+
+    def formula_in(self, lang: str) -> str:
+        """The formula as the edition in ``lang`` ("en" or "zh") shows it.
+
+        >>> term = Term("cutoff", "截断", (), (), "M(1..k)", "02", "", "", "M(第 1 至 k 位)")
+        >>> term.formula_in("en"), term.formula_in("zh")
+        ('M(1..k)', 'M(第 1 至 k 位)')
+        >>> Term("AP", "平均精度", (), (), "AP", "03", "", "").formula_in("zh")
+        'AP'
+        """
+        return self.formula_zh if lang == "zh" and self.formula_zh else self.formula
 
     @property
     def zh_names(self) -> tuple[str, ...]:

@@ -57,6 +57,7 @@ PRACTICE_TERMS: dict[str, Term] = {
         "00_start_here",
         N_("The file of relevance judgments, one line per query and document, as TREC writes it."),
         r"\bqrels\b",
+        formula_zh=r"\text{qrels 中的一行：} q \;\; 0 \;\; d \;\; \mathrm{rel}",
     ),
     "run": Term(
         N_("run"),
@@ -72,6 +73,10 @@ PRACTICE_TERMS: dict[str, Term] = {
         ),
         r"\b(?:TREC|pooled|new|own|each|every|both|two|other|several|five|the|a) runs?\b(?! "
         r"(?:the|this|it|a|in)\b)|\bruns'|\brun files?\b|^runs?$",
+        formula_zh=(
+            r"\text{排序结果文件中的一行：} q \;\; \mathrm{Q0} \;\; d \;\; \text{排名} \;\; "
+            r"\text{分数} \;\; \text{标签}"
+        ),
     ),
     "trace table": Term(
         N_("trace table"),
@@ -88,6 +93,7 @@ PRACTICE_TERMS: dict[str, Term] = {
             "checked by hand."
         ),
         r"\btrace tables?\b",
+        formula_zh=r"\text{排名 } k \mid d_k \mid \mathrm{rel}_k \mid P@k \mid \text{贡献}",
     ),
     "cell": Term(
         N_("cell"),
@@ -98,6 +104,7 @@ PRACTICE_TERMS: dict[str, Term] = {
         "00_start_here",
         N_("A notebook's code or text block, or one entry of a table: 单元格 for both."),
         r"\bcells?\b",
+        formula_zh=r"\text{笔记本中的一个代码块或文本块；表格中的一格}",
     ),
     "relevance judgment": Term(
         N_("relevance judgment"),
@@ -111,6 +118,7 @@ PRACTICE_TERMS: dict[str, Term] = {
             "Notebook 12 shows how they are made and how far annotators agree."
         ),
         r"\bjudge?ments?\b",
+        formula_zh=r"\text{qrels 中的一行：} q \;\; 0 \;\; d \;\; \mathrm{rel}",
     ),
     "chance agreement": Term(
         N_("chance agreement"),
@@ -148,6 +156,7 @@ PRACTICE_TERMS: dict[str, Term] = {
         _JUDGING,
         N_("Judging a document again, against the guideline, because a check flags it."),
         r"\bre-?check\w*",
+        formula_zh=r"\text{复核清单：按改正后 AP 变化的大小排列的标注}",
     ),
     "anchor example": Term(
         N_("anchor example"),
@@ -158,6 +167,7 @@ PRACTICE_TERMS: dict[str, Term] = {
         _JUDGING,
         N_("A judged example that the guideline gives for a grade, to judge new documents by."),
         r"\banchor(?:s|\s+examples?)?\b",
+        formula_zh=r"\text{等级 } g \mapsto \text{它的定义和一个参照示例}",
     ),
     "guiding case": Term(
         N_("guiding case"),
@@ -171,6 +181,7 @@ PRACTICE_TERMS: dict[str, Term] = {
             "official name); the legal examples grade it highest."
         ),
         r"\bguiding cases?\b",
+        formula_zh=r"\text{最高人民法院的指导性案例：等级 } 3",
     ),
     "Cohen's kappa": Term(
         N_("Cohen's kappa"),
@@ -204,6 +215,10 @@ PRACTICE_TERMS: dict[str, Term] = {
             "kappa only."
         ),
         r"\b(?:(?:linear|quadratic)(?:ly)?[- ])?weighted kappas?\b",
+        formula_zh=(
+            r"\kappa_w = 1 - \frac{\sum_{i,j} w_{ij}\, o_{ij}}{\sum_{i,j} w_{ij}\, e_{ij}},\quad "
+            r"w_{ij} = |i - j| \text{ 或 } (i - j)^2"
+        ),
     ),
     "Fleiss' kappa": Term(
         N_("Fleiss' kappa"),
@@ -249,6 +264,10 @@ PRACTICE_TERMS: dict[str, Term] = {
         ),
         # "pooled" also means merged (a pooled list, pooled frequencies): only the pool's own uses
         r"\bpool(?:s|ing)?\b|,\s+pooled\b|\bpooled (?:judgments|qrels|runs?|AP|R|ones|to)\b",
+        formula_zh=(
+            r"\text{池}_q = \bigcup_{s \in \text{参与建池的排序结果}} \bigl(s \text{ 对 } q \text{ "
+            r"的前 } k \text{ 个结果}\bigr)"
+        ),
     ),
     "Kendall's tau": Term(
         N_("Kendall's tau"),
@@ -328,6 +347,7 @@ PRACTICE_TERMS: dict[str, Term] = {
             "difference weighs more, but only through its rank."
         ),
         r"\bWilcoxon\b",
+        formula_zh=r"W^{+} = \sum_{i:\, d_i > 0} \operatorname{秩}(|d_i|)",
     ),
     "confidence interval": Term(
         N_("confidence interval"),
@@ -341,6 +361,19 @@ PRACTICE_TERMS: dict[str, Term] = {
             "bootstrap, the middle 95% of the resampled means."
         ),
         r"\bconfidence intervals?\b",
+    ),
+    "standardized effect size": Term(
+        N_("standardized effect size"),
+        "标准化效应量",
+        ("效应量",),
+        ("标准化效应",),
+        r"\frac{\bar d}{s_d}",
+        _COMPARING,
+        N_(
+            "The mean of the per-query differences over their standard deviation: how large "
+            "a difference is against the query-to-query noise, whatever the number of queries."
+        ),
+        r"\b(?:standardi[sz]ed )?effect sizes?\b|\bstandardi[sz]ed effects?\b",
     ),
     "paired t-test": Term(
         N_("paired t-test"),
@@ -417,5 +450,9 @@ PRACTICE_TERMS: dict[str, Term] = {
             "(Voorhees and Buckley 2002); it falls as the query sets grow."
         ),
         r"\bswap rates?\b",
+        formula_zh=(
+            r"\frac{|\{(s, t) : \operatorname{sign}\Delta^{(1)}_{st} \ne "
+            r"\operatorname{sign}\Delta^{(2)}_{st}\}|}{|\text{全部系统对}|}"
+        ),
     ),
 }

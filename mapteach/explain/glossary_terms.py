@@ -15,9 +15,11 @@ one (precision inside average precision) is read as the longer term only.
 
 from __future__ import annotations
 
+import re
+
 from mapteach.explain.glossary_entry import Term
 from mapteach.explain.glossary_practice import PRACTICE_TERMS
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics.bpref import BPREF
 from mapteach.metrics.infap import INFAP
 from mapteach.metrics.interpolated_precision import IPREC
@@ -27,7 +29,7 @@ _BPREF = BPREF.trec_eval or BPREF.name
 _INFAP = INFAP.trec_eval or INFAP.name
 _IPREC = IPREC.trec_eval_cut or IPREC.name
 
-__all__ = ["TERMS", "Term"]
+__all__ = ["TERMS", "Term", "ruled_out_variants"]
 
 _MEASURES = "08_choosing_a_metric"
 _POOLING = "14_incomplete_judgments_and_pooling"
@@ -88,6 +90,10 @@ _MEASURE_TERMS: dict[str, Term] = {
             "results weigh more (IIR 8.3)."
         ),
         r"\bmicro-?\s?averag\w*(?: precision)?",
+        formula_zh=(
+            r"P_{\mathrm{micro}} = \frac{\sum_q \text{前 } k_q \text{ 位中的相关文档数}}{\sum_q "
+            r"k_q}"
+        ),
     ),
     "macro-averaging": Term(
         N_("macro-averaging"),
@@ -140,6 +146,10 @@ _MEASURE_TERMS: dict[str, Term] = {
             "them."
         ),
         r"\bm?AP@k\b",
+        formula_zh=(
+            r"\mathrm{AP}@k = \frac{1}{D}\sum_{i=1}^{k} P@i \cdot \mathrm{rel}_i,\quad D \in \{R,\ "
+            r"\min(k, R),\ \text{前 } k \text{ 位中的相关文档数}\}"
+        ),
     ),
     "AP": Term(
         N_("average precision (AP)"),
@@ -163,6 +173,7 @@ _MEASURE_TERMS: dict[str, Term] = {
         _OTHER_NUMBERS,
         N_("Precision at rank R, the query's own number of relevant documents."),
         r"\bR-precision\b",
+        formula_zh=r"\text{R-精确率} = P@R",
     ),
     "IPrec": Term(
         N_("interpolated precision at a recall level (IPrec)"),
@@ -191,6 +202,7 @@ _MEASURE_TERMS: dict[str, Term] = {
         "00_start_here",
         N_("Precision with the cutoff at rank k; P@10 reads the top 10 of every query."),
         r"(?-i:\bP@k\b)|\bprecision at (?:rank )?k\b",
+        formula_zh=r"P@k = \frac{\text{前 } k \text{ 位中的相关文档数}}{k}",
     ),
     "interpolated precision": Term(
         N_("interpolated precision"),
@@ -212,9 +224,10 @@ _MEASURE_TERMS: dict[str, Term] = {
         N_(
             "Articles also write 精度, the everyday word for exactness, and some "
             "write 准确率, which is accuracy; the workbook writes 精确率 and keeps "
-            "精度 only inside 平均精度 (AP)."
+            "精度 only inside 平均精度 (AP) and the names built on it."
         ),
         r"\bprecision\b",
+        formula_zh=r"P@k = \frac{\text{前 } k \text{ 位中的相关文档数}}{k}",
     ),
     "recall": Term(
         N_("recall"),
@@ -225,6 +238,7 @@ _MEASURE_TERMS: dict[str, Term] = {
         "02_precision_and_recall_at_k",
         N_("The share of the query's relevant documents found in the top k."),
         r"\brecall\b",
+        formula_zh=r"R@k = \frac{\text{前 } k \text{ 位中的相关文档数}}{R}",
     ),
     "accuracy": Term(
         N_("accuracy"),
@@ -235,6 +249,7 @@ _MEASURE_TERMS: dict[str, Term] = {
         "01_why_order_matters",
         N_("The share of all decisions, relevant or not, that are right; blind to order."),
         r"\baccuracy\b",
+        formula_zh=r"\text{准确率} = \frac{TP + TN}{TP + TN + FP + FN}",
     ),
     "cutoff": Term(
         N_("cutoff"),
@@ -248,6 +263,7 @@ _MEASURE_TERMS: dict[str, Term] = {
             "ignore every result below it."
         ),
         r"\bcut-?offs?\b",
+        formula_zh=r"M@k = M(\text{第 } 1, \ldots, k \text{ 位})",
     ),
     "ties": Term(
         N_("ties"),
@@ -261,6 +277,7 @@ _MEASURE_TERMS: dict[str, Term] = {
             "depends on it."
         ),
         r"\bti(?:e|es|ed)\b",
+        formula_zh=r"\text{trec\_eval：先按分数降序，分数相同时按文档编号降序}",
     ),
     "interpolation": Term(
         N_("interpolation"),
@@ -288,6 +305,10 @@ _MEASURE_TERMS: dict[str, Term] = {
             "(Järvelin and Kekäläinen 2002); trec_eval's gain is the grade itself."
         ),
         r"\bnDCGs?\b|\bnormali[sz]ed discounted cumulative gain\b",
+        formula_zh=(
+            r"\mathrm{nDCG}@k = \frac{\mathrm{DCG}@k}{\mathrm{IDCG}@k}, \quad \mathrm{DCG}@k = "
+            r"\sum_{i=1}^{k} \frac{\text{增益}_i}{\log_2(i + 1)}"
+        ),
     ),
     "DCG": Term(
         N_("discounted cumulative gain (DCG, IDCG)"),
@@ -305,6 +326,7 @@ _MEASURE_TERMS: dict[str, Term] = {
             "ideal ranking."
         ),
         r"\bI?DCGs?\b|\b(?:ideal )?discounted cumulative gain\b",
+        formula_zh=r"\mathrm{DCG}@k = \sum_{i=1}^{k} \frac{\text{增益}_i}{\log_2(i + 1)}",
     ),
     "RR": Term(
         N_("reciprocal rank (RR, MRR)"),
@@ -319,6 +341,10 @@ _MEASURE_TERMS: dict[str, Term] = {
             "mean over the queries."
         ),
         r"\b(?:mean )?reciprocal ranks?\b|\bM?RR\b",
+        formula_zh=(
+            r"\mathrm{RR} = \frac{1}{\text{第一个相关文档的排名}}, \quad \mathrm{MRR} = "
+            r"\frac{1}{|Q|}\sum_{q \in Q} \mathrm{RR}_q"
+        ),
     ),
     "Hit@k": Term(
         N_("hit at k (Hit@k)"),
@@ -330,6 +356,10 @@ _MEASURE_TERMS: dict[str, Term] = {
         _MEASURES,
         N_("Whether the top k hold at least one relevant result; its mean is the hit rate."),
         r"\bhit@k\b|\bhit rate\b",
+        formula_zh=(
+            r"\mathrm{Hit}@k = \begin{cases} 1 & \text{前 } k \text{ 位中至少有一个相关文档} \\ 0 "
+            r"& \text{其他情况} \end{cases}"
+        ),
     ),
     _BPREF: Term(
         N_("bpref (binary preference)"),
@@ -345,6 +375,10 @@ _MEASURE_TERMS: dict[str, Term] = {
             "non-relevant (Buckley and Voorhees 2004, trec_eval)."
         ),
         r"\bbpref\b",
+        formula_zh=(
+            r"\mathrm{bpref} = \frac{1}{R}\sum_{r} \Bigl(1 - \frac{\min(|\text{排在 } r \text{ "
+            r"之前的 } n|, R)}{\min(R, N)}\Bigr)"
+        ),
     ),
     "condensed list": Term(
         N_("condensed list"),
@@ -361,6 +395,7 @@ _MEASURE_TERMS: dict[str, Term] = {
             "judged ones (Sakai 2007)."
         ),
         r"\bcondensed(?: lists?)?\b",
+        formula_zh=r"\text{去掉所有未标注文档后的排序结果}",
     ),
     "Judged@k": Term(
         N_("Judged@k"),
@@ -374,8 +409,68 @@ _MEASURE_TERMS: dict[str, Term] = {
             "not which way they move the score."
         ),
         r"\bJudged@k\b",
+        formula_zh=r"\mathrm{Judged}@k = \frac{\text{前 } k \text{ 位中已标注的文档数}}{k}",
     ),
 }
 
 #: Every term, keyed by its short English name, longer phrases first.
 TERMS: dict[str, Term] = {**_MEASURE_TERMS, **PRACTICE_TERMS}
+
+#: A 「…」 quotation: a verbatim article quote, whose words are the article's, not the glossary's.
+_QUOTED = re.compile(r"「[^」]*」")
+
+
+def ruled_out_variants(text: str) -> list[tuple[str, str]]:
+    """The names the glossary rules out that a Chinese text uses, each with the preferred term.
+
+    Parameters
+    ----------
+    text : str
+        Chinese text: a translation, a notebook's markdown, a guide.
+
+    Returns
+    -------
+    list of (str, str)
+        Each ruled-out name found (a term's ``zh_avoid``, the glossary's 不用 column) with
+        that term's preferred name (``zh``), in the glossary's order; empty when the text
+        keeps to the glossary.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a str.
+
+    Notes
+    -----
+    Text inside 「…」 (a verbatim article quote) is not searched. A ruled-out name that the
+    glossary accepts for another term (准确率 is accuracy's) is not searched, and an
+    occurrence inside an accepted name (精度 in 平均精度) does not count.
+
+    Examples
+    --------
+    >>> ruled_out_variants("两个相关结果的平均精度，「原文的相关结果」")
+    [('相关结果', '相关文档')]
+    >>> ruled_out_variants("每个相关文档的精确率")
+    []
+    """
+    if not isinstance(text, str):
+        kind = type(text).__name__
+        raise TypeError(
+            tr("The text searched for ruled-out names must be a str, not {kind}.", kind=kind)
+        )
+    accepted = sorted(
+        {name for term in TERMS.values() for name in term.zh_names}, key=len, reverse=True
+    )
+    unquoted = _QUOTED.sub(" ", text)
+    found = []
+    for term in TERMS.values():
+        for name in term.zh_avoid:
+            if name in accepted:
+                continue
+            masked = unquoted
+            for longer in accepted:
+                if name in longer:
+                    masked = masked.replace(longer, " ")
+            if name in masked:
+                found.append((name, term.zh))
+    return found

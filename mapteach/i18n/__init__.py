@@ -26,11 +26,15 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Literal, get_args
 
+from mapteach.i18n.spacing import spaced_format
+
 Language = Literal["en", "zh"]
 #: The languages the workbook speaks; English is the source of every message.
 LANGUAGES: tuple[str, ...] = get_args(Language)
 DOMAIN = "mapteach"
 LOCALE_DIR = Path(__file__).parent / "locale"
+#: The languages whose placeholders :func:`tr` spaces from Chinese characters.
+SPACED_LANGUAGES = frozenset({"zh"})
 
 #: The current language, in a list so the functions below can change it in place.
 _current: list[str] = [os.environ.get("MAPTEACH_LANG", "en")]
@@ -50,7 +54,14 @@ def check_language(lang: object, name: str = "lang") -> str:
     """
     if not isinstance(lang, str) or lang not in LANGUAGES:
         options = ", ".join(repr(code) for code in LANGUAGES)
-        raise ValueError(f"{name} must be one of {options}; got {lang!r}")
+        raise ValueError(
+            tr(
+                "{name} must be one of {options}; got {value!r}",
+                name=name,
+                options=options,
+                value=lang,  # not ``lang=``: that is the language tr speaks
+            )
+        )
     return lang
 
 
@@ -113,7 +124,10 @@ def tr(message: str, /, *, lang: str | None = None, **fields: object) -> str:
         Speak this language instead of the current one.
     **fields
         Values for the message's ``{placeholders}``, formatted after translation,
-        so a translation may move them.
+        so a translation may move them. In Chinese each value is spaced from the
+        text beside it by the edition's one rule (:func:`~mapteach.i18n.spacing.spaced_format`):
+        one space between a Chinese character and a Latin letter or digit, none
+        between Chinese characters or beside full-width punctuation.
 
     Returns
     -------
@@ -125,10 +139,19 @@ def tr(message: str, /, *, lang: str | None = None, **fields: object) -> str:
     'AP = 0.5000'
     >>> tr("relevant", lang="zh")
     '相关'
+    >>> with language("zh"):
+    ...     tr("{name}: no such {what} file.", name="a.txt", what="qrels")
+    'a.txt：没有这个 qrels 文件。'
     """
     lang = _current[0] if lang is None else check_language(lang)
-    text = _catalogue(lang).gettext(message)
-    return text.format(**fields) if fields else text
+    return _filled(_catalogue(lang).gettext(message), lang, fields)
+
+
+def _filled(text: str, lang: str, fields: dict[str, object]) -> str:
+    """``text`` with its placeholders filled: in Chinese, spaced by the edition's rule."""
+    if not fields:
+        return text
+    return spaced_format(text, **fields) if lang in SPACED_LANGUAGES else text.format(**fields)
 
 
 def ngettext(
@@ -181,7 +204,7 @@ def ngettext(
     if "n" in fields:
         raise TypeError("ngettext fills {n} with its count; do not give n as a field.")
     lang = _current[0] if lang is None else check_language(lang)
-    return _catalogue(lang).ngettext(singular, plural, count).format(n=count, **fields)
+    return _filled(_catalogue(lang).ngettext(singular, plural, count), lang, {"n": count, **fields})
 
 
 def N_(message: str, /) -> str:  # noqa: N802 (gettext's name for the marker)
@@ -292,6 +315,7 @@ __all__ = [
     "JOINER",
     "LANGUAGES",
     "N_",
+    "SPACED_LANGUAGES",
     "Language",
     "check_language",
     "get_language",

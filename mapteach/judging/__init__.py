@@ -28,6 +28,7 @@ EXPORTS = {
     "JudgingSet": "guideline",
     "JudgingTable": "sensitivity",
     "KAPPA_SCALE": "annotator_agreement",
+    "LEARNER": "judging_board",
     "LEGAL_RESULTS": "calibration",
     "RELEVANCE_THRESHOLD": "guideline",
     "Reveal": "judgments",
@@ -63,6 +64,7 @@ EXPORTS = {
     "read_events": "judgments",
     "read_records": "judgments",
     "replay": "judgments",
+    "shown_annotator": "judging_board",
     "simulate_annotator": "calibration",
     "to_qrels": "judgments",
 }

@@ -66,7 +66,7 @@ from mapteach.judging.judging_widget import (
 from mapteach.judging.judgments import judgments_file, judgments_folder, read_events
 from mapteach.judging.judgments_writer import JudgmentsWriter
 
-__all__ = ["BoardStateError", "GradeError", "JudgingBoard"]
+__all__ = ["LEARNER", "BoardStateError", "GradeError", "JudgingBoard", "shown_annotator"]
 
 
 def _shown_gloss(gloss: str, text: str, lang: str) -> str:
@@ -82,6 +82,20 @@ def _shown_gloss(gloss: str, text: str, lang: str) -> str:
     """
     snippet_lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in text) else "en"
     return "" if snippet_lang == lang else tr(gloss, lang=lang)
+
+
+#: The name the workbook's notebooks give the learner's own board (``annotator="you"``).
+LEARNER = "you"
+
+
+def shown_annotator(annotator: str, lang: str | None = None) -> str:
+    """An annotator's name as a page shows it: :data:`LEARNER`, the placeholder for the
+    learner, in the current language (or ``lang``); any other name as it is written.
+
+    >>> shown_annotator("you", "zh"), shown_annotator("you", "en"), shown_annotator("hao", "zh")
+    ('你', 'you', 'hao')
+    """
+    return tr("you", lang=lang) if annotator == LEARNER else annotator
 
 
 def annotator_seed(annotator: str) -> int:
@@ -558,24 +572,16 @@ class JudgingBoard:
             + "</li>"
             for i in self.widget.order
         )
-        query, gloss = html.escape(self.widget.query), html.escape(self.widget.gloss)
-        annotator = html.escape(self.annotator)
-        heading = (
-            tr(
-                "Query: {query} ({gloss}), judged by {annotator}",
-                lang=self.lang,
-                query=query,
-                gloss=gloss,
-                annotator=annotator,
-            )
-            if gloss
-            else tr(
-                "Query: {query}, judged by {annotator}",
-                lang=self.lang,
-                query=query,
-                annotator=annotator,
-            )
-        )
+        annotator = html.escape(shown_annotator(self.annotator, self.lang))
+        fields = {
+            "query": html.escape(self.widget.query),
+            "annotator": annotator,
+            "lang": self.lang,
+        }
+        if gloss := html.escape(self.widget.gloss):
+            heading = tr("Query: {query} ({gloss}), judged by {annotator}", gloss=gloss, **fields)
+        else:
+            heading = tr("Query: {query}, judged by {annotator}", **fields)
         data["text/html"] = (
             f'<div lang="{HTML_LANG[self.lang]}"><p>{heading}</p><ol>{rows}</ol></div>'
         )
@@ -586,7 +592,7 @@ class JudgingBoard:
         return tr(
             "JudgingBoard({annotator}, query {position} of {total}: {done} of {n} results judged)",
             lang=self.lang,
-            annotator=self.annotator,
+            annotator=shown_annotator(self.annotator, self.lang),
             position=self.widget.position + 1,
             total=self.widget.n_queries,
             done=self.summary["n_complete"],

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics.batch import RankedEntries, per_query, ratio, relevant_hits
 from mapteach.metrics.declaration import REL, TREC_EVAL_CUTOFFS, Declaration, Parameters
@@ -191,8 +191,12 @@ def mean_average_precision(
         totals = list(n_relevant)
         if len(totals) != len(queries):
             raise ValueError(
-                f"n_relevant has {len(totals)} entries but rankings has "
-                f"{len(queries)} queries; give one R per query, in the same order."
+                tr(
+                    "n_relevant has {totals} entries but rankings has {queries} queries; give "
+                    "one R per query, in the same order.",
+                    totals=len(totals),
+                    queries=len(queries),
+                )
             )
     scores = []
     for index, (labels, total) in enumerate(zip(queries, totals, strict=True)):
@@ -202,9 +206,11 @@ def mean_average_precision(
             if r == 0:
                 if no_relevant == "error":
                     raise ValueError(
-                        "the query has no relevant document (R = 0) and "
-                        "no_relevant='error'; choose 'zero', 'skip' or 'one' and "
-                        "write the choice down."
+                        tr(
+                            "the query has no relevant document (R = 0) and "
+                            "no_relevant='error'; choose 'zero', 'skip' or 'one' and "
+                            "write the choice down."
+                        )
                     )
                 if no_relevant != "skip":
                     scores.append(0.0 if no_relevant == "zero" else 1.0)
@@ -214,8 +220,10 @@ def mean_average_precision(
             raise query_error(index, error) from None
     if not scores:
         raise ValueError(
-            "every query has no relevant document (R = 0), so with "
-            "no_relevant='skip' there is nothing to average."
+            tr(
+                "every query has no relevant document (R = 0), so with "
+                "no_relevant='skip' there is nothing to average."
+            )
         )
     return float(np.mean(scores))
 

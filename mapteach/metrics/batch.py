@@ -21,18 +21,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import tr
 from mapteach.metrics.options import Denominator
+from mapteach.metrics.validation import check_choice
 
 if TYPE_CHECKING:
+    from mapteach.metrics.declaration import Parameters
     from mapteach.metrics.names import Measure
+    from mapteach.metrics.ties import TieGroups
 
 __all__ = [
     "RankedEntries",
+    "SetRatio",
     "at_threshold",
     "batch_scores",
     "ideal_ranking",
@@ -156,7 +161,7 @@ class RankedEntries:
         totals = np.asarray(n_relevant)
         ideal_query, ideal_gain = ideal_ranking(judged_query, judged_gain)
         if (judged is None) != (n_nonrelevant is None):
-            raise ValueError("judged and n_nonrelevant go together: give both or neither.")
+            raise ValueError(tr("judged and n_nonrelevant go together: give both or neither."))
         return cls(
             query=query,
             rank=ranks_within(query, totals.size),
@@ -306,6 +311,64 @@ def relevant_found(
     return per_query(entries, query)
 
 
+#: What a set measure divides its relevant entries by: the list's length (SetP) or R (SetR).
+SetDivisor = Literal["retrieved", "relevant"]
+
+
+@dataclass(frozen=True)
+class SetRatio:
+    """A set measure's scoring: each query's relevant entries over one count, order unread.
+
+    SetP and SetR differ only in the divisor; this is their kernel, their tie-aware
+    expectation (no order of a tie changes a set, so it is the kernel) and their
+    one-list scorer, for their declarations.
+
+    Attributes
+    ----------
+    divisor : {"retrieved", "relevant"}
+        ``"retrieved"``: the length of the list (SetP); ``"relevant"``: R (SetR).
+        A query whose divisor is 0 scores 0.0.
+
+    Examples
+    --------
+    >>> from mapteach.metrics.batch import RankedEntries, SetRatio
+    >>> entries = RankedEntries.from_lists([[0, 1, 2, 0], [0]], n_relevant=[8, 0])
+    >>> SetRatio("retrieved").batch(entries).tolist(), SetRatio("relevant").batch(entries).tolist()
+    ([0.5, 0.0], [0.25, 0.0])
+    >>> SetRatio("relevant").score(np.array([1, 0, 1]), 4, None)  # 2 of R = 4
+    0.5
+    >>> SetRatio("size")
+    Traceback (most recent call last):
+    ...
+    ValueError: divisor must be one of 'retrieved', 'relevant'; got 'size'.
+    """
+
+    divisor: SetDivisor
+
+    def __post_init__(self) -> None:
+        check_choice(self.divisor, get_args(SetDivisor), name="divisor")
+
+    def batch(self, entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
+        """Every query's relevant entries (grade >= ``threshold``) over its divisor."""
+        counts = entries.n_retrieved if self.divisor == "retrieved" else entries.n_relevant
+        return ratio(relevant_found(entries, threshold).astype(float), counts)
+
+    def kernel(self, entries: RankedEntries, parameters: Parameters) -> np.ndarray:
+        """:meth:`batch` at the run's threshold: the declaration's kernel."""
+        return self.batch(entries, threshold=parameters.threshold)
+
+    def expectation(
+        self, entries: RankedEntries, groups: TieGroups, parameters: Parameters
+    ) -> np.ndarray:
+        """The kernel itself: no order of a tie changes a set."""
+        return self.kernel(entries, parameters)
+
+    def score(self, labels: np.ndarray, r: int, k: int | None) -> float:
+        """One list of checked 0/1 ``labels`` whose query has R = ``r``; ``k`` is unused."""
+        count = labels.size if self.divisor == "retrieved" else r
+        return float(labels.sum() / count) if count else 0.0
+
+
 def relevant_total(entries: RankedEntries, threshold: int) -> np.ndarray:
     """R of each query at another ``threshold``: its judged grades >= threshold, from the ideal.
 
@@ -355,7 +418,10 @@ def judgments(entries: RankedEntries, family: str) -> tuple[np.ndarray, np.ndarr
     """
     if entries.judged is None or entries.n_nonrelevant is None:
         raise ValueError(
-            f"{family} needs to know which entries are judged (judged= and n_nonrelevant=)."
+            tr(
+                "{family} needs to know which entries are judged (judged= and n_nonrelevant=).",
+                family=family,
+            )
         )
     return entries.judged, entries.n_nonrelevant
 

@@ -13,7 +13,7 @@ import numbers
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics.batch import RankedEntries, judgments, per_query, ratio
 from mapteach.metrics.declaration import REL, Declaration, Parameters
@@ -30,14 +30,22 @@ def _judged_flags(judged: ArrayLike | None, y: np.ndarray) -> np.ndarray:
     flags = as_labels(judged, name="judged")
     if flags.size != y.size:
         raise ValueError(
-            f"judged has {flags.size} flags for {y.size} labels; give one flag per rank."
+            tr(
+                "judged has {flags} flags for {labels} labels; give one flag per rank.",
+                flags=flags.size,
+                labels=y.size,
+            )
         )
     unjudged_hits = np.flatnonzero(y & ~flags)
     if unjudged_hits.size:
         index = int(unjudged_hits[0])
         raise ValueError(
-            f"labels[{index}] (rank {index + 1}) is relevant but judged[{index}] is False; "
-            "a relevant document is judged."
+            tr(
+                "labels[{index}] (rank {rank}) is relevant but judged[{index}] is False; "
+                "a relevant document is judged.",
+                index=index,
+                rank=index + 1,
+            )
         )
     return flags
 
@@ -50,14 +58,21 @@ def _n_nonrelevant(n_nonrelevant: int | None, in_list: int) -> int:
         n_nonrelevant, numbers.Integral
     ):
         raise TypeError(
-            "n_nonrelevant must be a whole number (the query's judged non-relevant "
-            f"documents, retrieved or not) or None; got {n_nonrelevant!r}."
+            tr(
+                "n_nonrelevant must be a whole number (the query's judged non-relevant "
+                "documents, retrieved or not) or None; got {value!r}.",
+                value=n_nonrelevant,
+            )
         )
     if n_nonrelevant < in_list:
         raise ValueError(
-            f"n_nonrelevant={n_nonrelevant} is smaller than the {in_list} judged non-relevant "
-            "documents in the ranked list; N counts every judged non-relevant document of the "
-            "query, retrieved or not."
+            tr(
+                "n_nonrelevant={value} is smaller than the {in_list} judged non-relevant "
+                "documents in the ranked list; N counts every judged non-relevant document of "
+                "the query, retrieved or not.",
+                value=n_nonrelevant,
+                in_list=in_list,
+            )
         )
     return int(n_nonrelevant)
 
@@ -184,8 +199,10 @@ def _no_expectation(
     entries: RankedEntries, groups: TieGroups, parameters: Parameters
 ) -> np.ndarray:
     raise ValueError(
-        "Bpref has no tie-aware expectation here (min(n, R) is not linear in the order of "
-        "a tie); score it with another ties option, such as 'trec_eval'."
+        tr(
+            "Bpref has no tie-aware expectation here (min(n, R) is not linear in the order of "
+            "a tie); score it with another ties option, such as 'trec_eval'."
+        )
     )
 
 

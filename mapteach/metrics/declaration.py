@@ -104,9 +104,21 @@ class Param:
 
     def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:
-            raise ValueError(f"a parameter's kind must be one of {PARAM_KINDS}; got {self.kind!r}.")
+            raise ValueError(
+                tr(
+                    "a parameter's kind must be one of {kinds}; got {kind!r}.",
+                    kinds=PARAM_KINDS,
+                    kind=self.kind,
+                )
+            )
         if self.choices and self.default is not None and self.default not in self.choices:
-            raise ValueError(f"default {self.default!r} is not among choices {self.choices}.")
+            raise ValueError(
+                tr(
+                    "default {default!r} is not among choices {choices}.",
+                    default=self.default,
+                    choices=self.choices,
+                )
+            )
 
 
 @dataclass(frozen=True)
@@ -274,16 +286,32 @@ class Declaration:
     def __post_init__(self) -> None:
         for spelling in (self.name, *self.aliases):
             if not _NAME.match(spelling):
-                raise ValueError(f"measure name {spelling!r} must be letters only, such as 'AP'.")
+                raise ValueError(
+                    tr(
+                        "measure name {spelling!r} must be letters only, such as 'AP'.",
+                        spelling=spelling,
+                    )
+                )
         for trec_name in (self.trec_eval, self.trec_eval_cut):
             if trec_name is not None and not _TREC_NAME.match(trec_name):
                 raise ValueError(
-                    f"{self.name}: trec_eval name {trec_name!r} must be letters, digits and _."
+                    tr(
+                        "{name}: trec_eval name {trec_name!r} must be letters, digits and _.",
+                        name=self.name,
+                        trec_name=trec_name,
+                    )
                 )
         if self.cutoff not in CUTOFFS or self.combine not in COMBINES:
             raise ValueError(
-                f"{self.name}: cutoff must be one of {CUTOFFS} and combine one of {COMBINES}; "
-                f"got {self.cutoff!r} and {self.combine!r}."
+                tr(
+                    "{name}: cutoff must be one of {cutoffs} and combine one of {combines}; got "
+                    "{cutoff!r} and {combine!r}.",
+                    name=self.name,
+                    cutoffs=CUTOFFS,
+                    combines=COMBINES,
+                    cutoff=self.cutoff,
+                    combine=self.combine,
+                )
             )
         if self.trec_eval is not None and self.cutoff == "required":
             raise ValueError(

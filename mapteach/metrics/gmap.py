@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics.average_precision import AVERAGE_PRECISION
 from mapteach.metrics.declaration import Declaration
@@ -60,14 +60,23 @@ def geometric_mean(values: ArrayLike, *, floor: float = GM_FLOOR) -> float:
     array = np.asarray(values, dtype=float)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
-            f"values must be a non-empty 1-D sequence, one per query; got shape {array.shape}."
+            tr(
+                "values must be a non-empty 1-D sequence, one per query; got shape {shape}.",
+                shape=array.shape,
+            )
         )
     bad = np.flatnonzero(~np.isfinite(array) | (array < 0))
     if bad.size:
         index = int(bad[0])
-        raise ValueError(f"values[{index}] is {array[index]}; values must be finite and >= 0.")
+        raise ValueError(
+            tr(
+                "values[{index}] is {value}; values must be finite and >= 0.",
+                index=index,
+                value=array[index],
+            )
+        )
     if not floor > 0:
-        raise ValueError(f"floor must be > 0 (the log of 0 is -inf); got {floor}.")
+        raise ValueError(tr("floor must be > 0 (the log of 0 is -inf); got {floor}.", floor=floor))
     return math.exp(sum_in_rank_order(np.log(np.maximum(array, floor))) / array.size)
 
 

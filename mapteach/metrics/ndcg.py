@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mapteach.i18n import N_
+from mapteach.i18n import N_, tr
 from mapteach.metrics._sums import sum_in_rank_order
 from mapteach.metrics.batch import (
     RankedEntries,
@@ -117,8 +117,12 @@ def ndcg_at_k(
         if missing:
             grade, count = next(iter(missing.items()))
             raise ValueError(
-                f"ideal must list every judged document's gain, but gains has "
-                f"{count} more document(s) with gain {grade:g} than ideal."
+                tr(
+                    "ideal must list every judged document's gain, but gains has {count} more "
+                    "document(s) with gain {grade:g} than ideal.",
+                    count=count,
+                    grade=grade,
+                )
             )
     g, pool = gain_values(g, gain), gain_values(pool, gain)
     best = np.sort(pool)[::-1][:k]

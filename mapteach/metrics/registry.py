@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from mapteach.i18n import tr
+from mapteach.i18n import N_, tr
 from mapteach.metrics.average_precision import AVERAGE_PRECISION
 from mapteach.metrics.bpref import BPREF
 from mapteach.metrics.counts import NUM_Q, NUM_REL, NUM_REL_RET, NUM_RET
@@ -75,17 +75,19 @@ def _index(pairs: Iterable[tuple[str, _Value]], what: str) -> Mapping[str, _Valu
     index: dict[str, _Value] = {}
     for key, value in pairs:
         if key in index:
-            raise ValueError(f"two measures are declared with the {what} {key!r}.")
+            raise ValueError(
+                tr("two measures are declared with the {what} {key!r}.", what=tr(what), key=key)
+            )
         index[key] = value
     return MappingProxyType(index)
 
 
 #: Every measure by its name as ir_measures spells it, read-only.
-REGISTRY: Mapping[str, Declaration] = _index(((d.name, d) for d in _DECLARATIONS), "name")
+REGISTRY: Mapping[str, Declaration] = _index(((d.name, d) for d in _DECLARATIONS), N_("name"))
 
 #: Each ir_measures-style spelling (the names and their aliases) and its measure.
 SPELLINGS: Mapping[str, Declaration] = _index(
-    ((spelling, d) for d in _DECLARATIONS for spelling in (d.name, *d.aliases)), "spelling"
+    ((spelling, d) for d in _DECLARATIONS for spelling in (d.name, *d.aliases)), N_("spelling")
 )
 
 #: Each trec_eval name, its measure, and whether it takes a cutoff (``map_cut.10``).
@@ -96,7 +98,7 @@ TREC_EVAL_NAMES: Mapping[str, tuple[Declaration, bool]] = _index(
         for name, takes_cutoff in ((d.trec_eval, False), (d.trec_eval_cut, True))
         if name is not None
     ),
-    "trec_eval name",
+    N_("trec_eval name"),
 )
 
 

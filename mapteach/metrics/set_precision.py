@@ -3,9 +3,8 @@
 The retrieved list is read as a set: no rank matters, only how many documents came
 back and how many of them are relevant. trec_eval's ``-M`` caps the set; unlike
 ``P@k``, a list shorter than the cap is not padded with non-relevant documents
-(trec_eval's own note on ``set_P``). The module also holds SetP's batch kernel and
-its declaration; no order of a tie changes a set, so the kernel is its own tie-aware
-expectation.
+(trec_eval's own note on ``set_P``). The module also holds SetP's
+declaration, scored by :class:`~mapteach.metrics.batch.SetRatio` (shared with SetR).
 """
 
 from __future__ import annotations
@@ -14,12 +13,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
-from mapteach.metrics.batch import RankedEntries, ratio, relevant_found
-from mapteach.metrics.declaration import Declaration, Parameters
-from mapteach.metrics.ties import TieGroups
+from mapteach.metrics.batch import RankedEntries, SetRatio
+from mapteach.metrics.declaration import Declaration
 from mapteach.metrics.validation import as_labels
 
 __all__ = ["SET_PRECISION", "batch_set_precision", "set_precision"]
+
+#: How SetP scores: relevant entries over the entries retrieved.
+_RATIO = SetRatio("retrieved")
 
 
 def set_precision(labels: ArrayLike) -> float:
@@ -54,7 +55,7 @@ def set_precision(labels: ArrayLike) -> float:
     0.0
     """
     y = as_labels(labels)
-    return float(y.sum() / y.size) if y.size else 0.0
+    return _RATIO.score(y, 0, None)
 
 
 def batch_set_precision(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
@@ -78,19 +79,7 @@ def batch_set_precision(entries: RankedEntries, *, threshold: int = 1) -> np.nda
     >>> batch_set_precision(RankedEntries.from_lists([[0, 1, 2, 0], [], [0]])).tolist()
     [0.5, 0.0, 0.0]
     """
-    return ratio(relevant_found(entries, threshold).astype(float), entries.n_retrieved)
-
-
-def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_set_precision(entries, threshold=parameters.threshold)
-
-
-def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
-    return _kernel(entries, parameters)
-
-
-def _score(labels: np.ndarray, r: int, k: int | None) -> float:
-    return set_precision(labels)
+    return _RATIO.batch(entries, threshold=threshold)
 
 
 #: SetP: trec_eval's ``set_P``.
@@ -98,8 +87,8 @@ SET_PRECISION = Declaration(
     name="SetP",
     description=N_("set precision: relevant documents retrieved, over documents retrieved"),
     cutoff="none",
-    score=_score,
-    kernel=_kernel,
-    expectation=_expected,
+    score=_RATIO.score,
+    kernel=_RATIO.kernel,
+    expectation=_RATIO.expectation,
     trec_eval="set_P",
 )

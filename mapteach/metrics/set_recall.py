@@ -1,8 +1,8 @@
 """Set recall (SetR, trec_eval ``set_recall``): the share of the relevant documents retrieved.
 
 The retrieved list is read as a set: R@k with k the length of the list, or the
-``-M`` cap. The module also holds SetR's batch kernel and its declaration; no order
-of a tie changes a set, so the kernel is its own tie-aware expectation.
+``-M`` cap. The module also holds SetR's declaration, scored by
+:class:`~mapteach.metrics.batch.SetRatio` (shared with SetP).
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mapteach.i18n import N_
-from mapteach.metrics.batch import RankedEntries, ratio, relevant_found
-from mapteach.metrics.declaration import Declaration, Parameters
-from mapteach.metrics.ties import TieGroups
+from mapteach.metrics.batch import RankedEntries, SetRatio
+from mapteach.metrics.declaration import Declaration
 from mapteach.metrics.validation import as_labels, as_n_relevant
 
 __all__ = ["SET_RECALL", "batch_set_recall", "set_recall"]
+
+#: How SetR scores: relevant entries over R.
+_RATIO = SetRatio("relevant")
 
 
 def set_recall(labels: ArrayLike, *, n_relevant: int | None = None) -> float:
@@ -51,7 +53,7 @@ def set_recall(labels: ArrayLike, *, n_relevant: int | None = None) -> float:
     """
     y = as_labels(labels)
     r = as_n_relevant(n_relevant, int(y.sum()))
-    return float(y.sum() / r) if r else 0.0
+    return _RATIO.score(y, r, None)
 
 
 def batch_set_recall(entries: RankedEntries, *, threshold: int = 1) -> np.ndarray:
@@ -76,19 +78,7 @@ def batch_set_recall(entries: RankedEntries, *, threshold: int = 1) -> np.ndarra
     >>> batch_set_recall(entries).tolist()
     [0.5, 0.0]
     """
-    return ratio(relevant_found(entries, threshold).astype(float), entries.n_relevant)
-
-
-def _kernel(entries: RankedEntries, parameters: Parameters) -> np.ndarray:
-    return batch_set_recall(entries, threshold=parameters.threshold)
-
-
-def _expected(entries: RankedEntries, groups: TieGroups, parameters: Parameters) -> np.ndarray:
-    return _kernel(entries, parameters)
-
-
-def _score(labels: np.ndarray, r: int, k: int | None) -> float:
-    return set_recall(labels, n_relevant=r)
+    return _RATIO.batch(entries, threshold=threshold)
 
 
 #: SetR: trec_eval's ``set_recall``.
@@ -96,8 +86,8 @@ SET_RECALL = Declaration(
     name="SetR",
     description=N_("set recall: relevant documents retrieved, over R"),
     cutoff="none",
-    score=_score,
-    kernel=_kernel,
-    expectation=_expected,
+    score=_RATIO.score,
+    kernel=_RATIO.kernel,
+    expectation=_RATIO.expectation,
     trec_eval="set_recall",
 )

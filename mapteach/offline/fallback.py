@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from html import escape, unescape
 from typing import Any, NamedTuple
 
+from mapteach.i18n import tr
+
 __all__ = ["OfflineState", "has_fallback", "inline_json", "offline_html", "read_offline_states"]
 
 #: The class of the element holding one widget's fallback, and of its static part.
@@ -142,8 +144,12 @@ def read_offline_states(page: str, module: str | None = None) -> list[OfflineSta
             state = json.loads(match["state"])
         except json.JSONDecodeError as error:
             raise ValueError(
-                f"the state of the {name!r} fallback at character {match.start()} is not JSON: "
-                f"{error}"
+                tr(
+                    "the state of the {name!r} fallback at character {at} is not JSON: {error}",
+                    name=name,
+                    at=match.start(),
+                    error=error,
+                )
             ) from error
         found.append(OfflineState(name, outer.get("lang", ""), state))
     return found

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from mapteach.i18n import tr
+
 __all__ = ["same_class_task", "similarity_matrix"]
 
 
@@ -33,20 +35,24 @@ def similarity_matrix(features: Any, *, metric: str = "cosine") -> np.ndarray:
     """
     x = np.asarray(features, dtype=float)
     if x.ndim != 2 or not np.isfinite(x).all():
-        raise ValueError(f"features must be a finite 2-D array; got shape {x.shape}.")
+        raise ValueError(
+            tr("features must be a finite 2-D array; got shape {shape}.", shape=x.shape)
+        )
     if metric == "cosine":
         norms = np.linalg.norm(x, axis=1, keepdims=True)
         if (norms == 0).any():
             raise ValueError(
-                f"features row {int(np.flatnonzero(norms == 0)[0])} is all zeros; "
-                "its cosine similarity is undefined."
+                tr(
+                    "features row {row} is all zeros; its cosine similarity is undefined.",
+                    row=int(np.flatnonzero(norms == 0)[0]),
+                )
             )
         unit = x / norms
         return np.clip(unit @ unit.T, -1.0, 1.0)
     if metric == "euclidean":
         squared = (x**2).sum(axis=1)
         return -np.sqrt(np.maximum(squared[:, None] + squared[None, :] - 2 * x @ x.T, 0.0))
-    raise ValueError(f"metric must be 'cosine' or 'euclidean'; got {metric!r}.")
+    raise ValueError(tr("metric must be 'cosine' or 'euclidean'; got {metric!r}.", metric=metric))
 
 
 def same_class_task(similarity: Any, classes: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -81,8 +87,12 @@ def same_class_task(similarity: Any, classes: Any) -> tuple[np.ndarray, np.ndarr
     c = np.asarray(classes)
     if s.ndim != 2 or s.shape[0] != s.shape[1] or c.shape != (s.shape[0],):
         raise ValueError(
-            f"similarity must be square (n, n) and classes have n entries; got {s.shape} "
-            f"and {c.shape}."
+            tr(
+                "similarity must be square (n, n) and classes have n entries; got {similarity} "
+                "and {classes}.",
+                similarity=s.shape,
+                classes=c.shape,
+            )
         )
     others = ~np.eye(len(c), dtype=bool)
     n = len(c)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from mapteach.i18n import N_, tr
 from mapteach.metrics.batch import RankedEntries, ideal_ranking
 from mapteach.metrics.names import DEFAULT_MEASURES, parse_measures
 from mapteach.metrics.options import (
@@ -32,10 +33,20 @@ def _matrix(values: ArrayLike, name: str) -> np.ndarray:
     array = np.asarray(values)
     if array.ndim != 2:
         raise ValueError(
-            f"{name} must be a 2-D (queries x candidates) array; got shape {array.shape}."
+            tr(
+                "{name} must be a 2-D (queries x candidates) array; got shape {shape}.",
+                name=name,
+                shape=array.shape,
+            )
         )
     if array.dtype.kind not in "biufO":
-        raise TypeError(f"{name} must be numeric or boolean; got dtype {array.dtype}.")
+        raise TypeError(
+            tr(
+                "{name} must be numeric or boolean; got dtype {dtype}.",
+                name=name,
+                dtype=array.dtype,
+            )
+        )
     return array
 
 
@@ -46,29 +57,68 @@ def _missing_id(value: Any) -> bool:
 def _ids(values: Any, size: int, name: str, what: str, axis: str) -> list[Any]:
     """One id per row (or column): present, a string or an integer, and each used once."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, pd.Index)):
-        raise TypeError(f"{name} must be a sequence of ids, one per {what}; got {values!r}.")
+        raise TypeError(
+            tr(
+                "{name} must be a sequence of ids, one per {what}; got {values!r}.",
+                name=name,
+                what=tr(what),
+                values=values,
+            )
+        )
     ids = list(values)
     if len(ids) != size:
         raise ValueError(
-            f"{name} has {len(ids)} ids but the matrices have {size} {axis}; give one id per "
-            f"{what}."
+            tr(
+                "{name} has {count} ids but the matrices have {size} {axis}; give one id per "
+                "{what}.",
+                name=name,
+                count=len(ids),
+                size=size,
+                axis=tr(axis),
+                what=tr(what),
+            )
         )
+    _check_each_id(ids, name, what)
+    return ids
+
+
+def _check_each_id(ids: list[Any], name: str, what: str) -> None:
+    """Raise naming the first id that is missing, neither a string nor an integer, or used twice."""
     first: dict[Any, int] = {}
     for index, value in enumerate(ids):
         if _missing_id(value):
-            raise ValueError(f"{name}[{index}] is missing ({value!r}); every {what} needs an id.")
+            raise ValueError(
+                tr(
+                    "{name}[{index}] is missing ({value!r}); every {what} needs an id.",
+                    name=name,
+                    index=index,
+                    value=value,
+                    what=tr(what),
+                )
+            )
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, numbers.Integral)):
             raise TypeError(
-                f"{name}[{index}] is {value!r} ({type(value).__name__}); ids must be strings "
-                "or integers."
+                tr(
+                    "{name}[{index}] is {value!r} ({kind}); ids must be strings or integers.",
+                    name=name,
+                    index=index,
+                    value=value,
+                    kind=type(value).__name__,
+                )
             )
         if value in first:
             raise ValueError(
-                f"{name}[{index}] repeats {value!r} from {name}[{first[value]}]; each {what} "
-                "needs its own id."
+                tr(
+                    "{name}[{index}] repeats {value!r} from {name}[{first}]; each {what} needs "
+                    "its own id.",
+                    name=name,
+                    index=index,
+                    value=value,
+                    first=first[value],
+                    what=tr(what),
+                )
             )
         first[value] = index
-    return ids
 
 
 @dataclass(frozen=True)
@@ -83,7 +133,15 @@ class _Cells:
         query = row if self.query_ids is None else self.query_ids[row]
         doc = column if self.doc_ids is None else self.doc_ids[column]
         shown = reprlib.repr(int(value)) if isinstance(value, numbers.Integral) else str(value)
-        return f"{matrix}[{row}, {column}] is {shown} (query {query!r}, document {doc!r})"
+        return tr(
+            "{matrix}[{row}, {column}] is {shown} (query {query!r}, document {doc!r})",
+            matrix=matrix,
+            row=row,
+            column=column,
+            shown=shown,
+            query=query,
+            doc=doc,
+        )
 
 
 def _first(bad: np.ndarray) -> tuple[int, int]:
@@ -96,7 +154,9 @@ def _objects(array: np.ndarray, matrix: str, cells: _Cells) -> None:
     for (row, column), value in np.ndenumerate(array):
         if isinstance(value, (str, bytes)) or not isinstance(value, numbers.Real):
             where = cells.name(matrix, row, column, repr(value))
-            raise TypeError(f"{where}; {matrix} must hold numbers or booleans.")
+            raise TypeError(
+                tr("{where}; {matrix} must hold numbers or booleans.", where=where, matrix=matrix)
+            )
 
 
 def _to_float(value: Any) -> float:
@@ -120,27 +180,33 @@ def _score_matrix(array: np.ndarray, cells: _Cells) -> np.ndarray:
         row, column = _first(bad)
         value = array[row, column]
         overflows = isinstance(value, numbers.Integral) or bool(np.isfinite(value))
-        reason = "overflows a 64-bit float" if overflows else "is not finite"
+        reason = N_("overflows a 64-bit float") if overflows else _NOT_FINITE
         raise ValueError(
-            f"{cells.name('scores', row, column, value)}; every score must be a finite number, "
-            f"and this one {reason}."
+            tr(
+                "{where}; every score must be a finite number, and this one {reason}.",
+                where=cells.name("scores", row, column, value),
+                reason=tr(reason),
+            )
         )
     return score
 
 
 _INT64 = (-(2**63), 2**63 - 1)
+_NOT_FINITE = N_("is not finite")
+_OUTSIDE_INT64 = N_("is outside the int64 range")
 
 
 def _grade_problem(value: Any) -> str | None:
-    """Why ``value`` (a real number) cannot be a relevance grade, or None if it can."""
+    """Why ``value`` (a real number) cannot be a relevance grade (a message id), or None if it
+    can."""
     if isinstance(value, numbers.Integral):
-        return None if _INT64[0] <= int(value) <= _INT64[1] else "is outside the int64 range"
+        return None if _INT64[0] <= int(value) <= _INT64[1] else _OUTSIDE_INT64
     number = _to_float(value)
     if not math.isfinite(number):
-        return "is not finite"
+        return _NOT_FINITE
     if not number.is_integer():
-        return "is not a whole number (it would silently count as a grade below 1)"
-    return None if _INT64[0] <= number < 2.0**63 else "is outside the int64 range"
+        return N_("is not a whole number (it would silently count as a grade below 1)")
+    return None if _INT64[0] <= number < 2.0**63 else _OUTSIDE_INT64
 
 
 def _grade_matrix(array: np.ndarray, cells: _Cells) -> np.ndarray:
@@ -155,8 +221,12 @@ def _grade_matrix(array: np.ndarray, cells: _Cells) -> np.ndarray:
         row, column = _first(bad)
         value = array[row, column]
         raise ValueError(
-            f"{cells.name('relevance', row, column, value)}, which {_grade_problem(value)}; "
-            "relevance grades must be whole numbers, such as 0 (non-relevant), 1 and 2."
+            tr(
+                "{where}, which {problem}; relevance grades must be whole numbers, such as 0 "
+                "(non-relevant), 1 and 2.",
+                where=cells.name("relevance", row, column, value),
+                problem=tr(str(_grade_problem(value))),
+            )
         )
     return array.astype(np.int64) if array.dtype == object else array
 
@@ -165,15 +235,25 @@ def _totals(n_relevant: ArrayLike, hits: np.ndarray) -> np.ndarray:
     totals = np.asarray(n_relevant)
     if totals.shape != hits.shape or totals.dtype.kind not in "iu":
         raise ValueError(
-            f"n_relevant must hold one whole number per query ({hits.size}); got "
-            f"shape {totals.shape} and dtype {totals.dtype}."
+            tr(
+                "n_relevant must hold one whole number per query ({n}); got shape {shape} and "
+                "dtype {dtype}.",
+                n=hits.size,
+                shape=totals.shape,
+                dtype=totals.dtype,
+            )
         )
     short = np.flatnonzero(totals < hits)
     if short.size:
         row = short[0]
         raise ValueError(
-            f"n_relevant[{row}]={totals[row]} is smaller than the {hits[row]} relevant "
-            "candidates in that row; R counts every relevant document, retrieved or not."
+            tr(
+                "n_relevant[{row}]={total} is smaller than the {hits} relevant candidates in "
+                "that row; R counts every relevant document, retrieved or not.",
+                row=row,
+                total=totals[row],
+                hits=hits[row],
+            )
         )
     return totals
 
@@ -185,14 +265,21 @@ def _matrices(
     score_array, grade_array = _matrix(scores, "scores"), _matrix(relevance, "relevance")
     if score_array.shape != grade_array.shape:
         raise ValueError(
-            f"scores has shape {score_array.shape} but relevance has shape "
-            f"{grade_array.shape}; they must match, one row per query and one column per "
-            "candidate."
+            tr(
+                "scores has shape {scores} but relevance has shape {relevance}; they must match, "
+                "one row per query and one column per candidate.",
+                scores=score_array.shape,
+                relevance=grade_array.shape,
+            )
         )
     n_queries, n_candidates = score_array.shape
     cells = _Cells(
-        None if query_ids is None else _ids(query_ids, n_queries, "query_ids", "query", "rows"),
-        None if doc_ids is None else _ids(doc_ids, n_candidates, "doc_ids", "candidate", "columns"),
+        None
+        if query_ids is None
+        else _ids(query_ids, n_queries, "query_ids", N_("query"), N_("rows")),
+        None
+        if doc_ids is None
+        else _ids(doc_ids, n_candidates, "doc_ids", N_("candidate"), N_("columns")),
     )
     return _score_matrix(score_array, cells), _grade_matrix(grade_array, cells), cells
 

@@ -50,12 +50,19 @@ def english_headers(shown: pd.DataFrame | pd.Series, *, index_labels: bool = Fal
 BOOLEAN_WORDS = {True: "是", False: "否"}
 
 
+#: The mark a rounded display form shows for a missing number (NaN).
+MISSING_MARK = "—"
+
+
 def same_values(shown: pd.DataFrame | pd.Series, machine: pd.DataFrame | pd.Series) -> None:
-    """The display form holds the machine form's values, position by position (NaN = NaN);
-    a boolean may read as its Chinese word (:data:`BOOLEAN_WORDS`)."""
+    """The display form holds the machine form's values, position by position (NaN = NaN,
+    or NaN shown as :data:`MISSING_MARK`); a boolean may read as its Chinese word
+    (:data:`BOOLEAN_WORDS`)."""
     cells = np.asarray(shown, dtype=object)
     values = np.asarray(machine, dtype=object)
     for at, value in np.ndenumerate(values):
-        if isinstance(value, (bool, np.bool_)) and cells[at] == BOOLEAN_WORDS[bool(value)]:
+        word = isinstance(value, (bool, np.bool_)) and cells[at] == BOOLEAN_WORDS[bool(value)]
+        mark = isinstance(value, float) and np.isnan(value) and cells[at] == MISSING_MARK
+        if word or mark:
             cells[at] = value
     pd.testing.assert_frame_equal(pd.DataFrame(cells), pd.DataFrame(values))

@@ -343,13 +343,18 @@ def test_an_audit_has_exactly_its_keys_and_is_shown_in_chinese():
     assert audit["question"].tolist() == ["", CHECKLIST["ties"], CHECKLIST["cutoff"]]
     shown = audit.display(lang="zh")
     assert not english_headers(shown)
-    assert shown.iloc[:, 0].tolist() == [tr("(set-up A)", lang="zh"), "ties", "cutoff"]
+    assert shown.iloc[:, 0].tolist() == [tr("(set-up A)", lang="zh"), "并列", "截断"]
     assert CJK.search(shown.iloc[1, 1]) and shown.iloc[1, 1] == tr(CHECKLIST["ties"], lang="zh")
-    assert (
-        shown.iloc[:, 2:4].to_numpy().tolist() == audit[["setup_a", "setup_b"]].to_numpy().tolist()
-    )
+    assert shown.iloc[:, 2:4].to_numpy().tolist() == [
+        ["-", "-"],
+        ["按文档编号降序（trec_eval）", "输入顺序"],
+        ["不截断（整个列表）", "k = 3"],
+    ]
     same_values(shown.iloc[:, 4], audit["map"].round(4))
-    assert audit.display().iloc[0, 0] == "(set-up A)"
+    english = audit.display()
+    assert english.iloc[:, 0].tolist() == ["(set-up A)", "ties", "cutoff"]
+    assert english.iloc[2, 2:4].tolist() == ["none (the whole list)", "k = 3"]
+    assert audit[["setup_a", "setup_b"]].iloc[2].tolist() == ["None", "3"]  # machine form kept
 
 
 def test_sklearn_modes_are_sklearns_with_their_keys_and_shown_in_chinese():
@@ -436,7 +441,7 @@ def test_switches_offer_only_r_with_tie_aware_scores():
     switches = ConventionSwitches(QRELS_LAB, RUN_LAB)
     switches.controls["denominator"].value = "retrieved"
     switches.controls["ties"].value = "expected"  # no error: the denominator falls back to R
-    assert switches.controls["denominator"].options == ("relevant",)
+    assert [value for _, value in switches.controls["denominator"].options] == ["relevant"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         expected = evaluate(QRELS_LAB, RUN_LAB, ["AP"], ties="expected", missing="ignore")[
@@ -444,4 +449,4 @@ def test_switches_offer_only_r_with_tie_aware_scores():
         ].mean()
     assert switches.value() == pytest.approx(expected)
     switches.controls["ties"].value = "trec_eval"
-    assert "retrieved" in switches.controls["denominator"].options
+    assert ("retrieved hits", "retrieved") in switches.controls["denominator"].options

@@ -12,6 +12,7 @@ from mapteach.analysis.pooling import (
     pool,
     pool_bias,
     run_from_scores,
+    sample_pool,
 )
 from mapteach.runs.evaluation import evaluate
 from mapteach.runs.frames import as_run
@@ -191,3 +192,71 @@ def test_run_from_scores_leaves_nan_out_and_ranks_as_trec_eval():
         run_from_scores(scores, ["a", "b", "c"], ["a", "b"])
     with pytest.raises(ValueError, match="finite"):
         run_from_scores(np.array([[np.inf]]), ["a"], ["q"])
+
+
+POOLED = pd.DataFrame(
+    {
+        "query_id": ["q1"] * 5 + ["q2"] * 3,
+        "doc_id": ["d1", "d2", "d3", "d4", "d5", "e1", "e2", "e3"],
+        "relevance": [2, 0, 1, 0, 1, 0, 3, 0],
+    }
+)
+
+
+def _sampled_by_hand(rows: pd.DataFrame, share: float, seed: int) -> list[tuple[str, str, int]]:
+    """The sample the cell of notebook 14 drew: one uniform number per row, kept below share."""
+    draws = iter(np.random.default_rng(seed).random(len(rows)).tolist())
+    return [
+        (query, doc, grade if next(draws) < share else -1)
+        for query, doc, grade in rows[["query_id", "doc_id", "relevance"]].itertuples(index=False)
+    ]
+
+
+@pytest.mark.parametrize(("share", "seed"), [(0.5, 2006), (0.3, 1), (0.9, 14)])
+def test_a_sample_keeps_each_judgment_whose_draw_is_below_share(share, seed):
+    sampled = sample_pool(POOLED, share, np.random.default_rng(seed))
+    got = list(sampled[["query_id", "doc_id", "relevance"]].itertuples(index=False, name=None))
+    assert got == _sampled_by_hand(POOLED, share, seed)
+    assert sampled["relevance"].dtype == np.int64
+
+
+def test_repeated_samples_advance_the_generator_as_the_notebook_did():
+    rng, reference = np.random.default_rng(2006), np.random.default_rng(2006)
+    for _ in range(3):
+        kept = reference.random(len(POOLED)) < 0.5
+        sampled = sample_pool(POOLED, 0.5, rng)
+        assert (sampled["relevance"] >= 0).tolist() == kept.tolist()
+    assert rng.random() == reference.random()
+
+
+def test_share_one_keeps_every_judgment_and_a_large_pool_keeps_about_share():
+    whole = sample_pool(POOLED, 1, np.random.default_rng(0))
+    assert whole["relevance"].tolist() == POOLED["relevance"].tolist()
+    big = pd.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(4000)], "relevance": 1})
+    kept = (sample_pool(big, 0.25, np.random.default_rng(3))["relevance"] >= 0).mean()
+    assert abs(kept - 0.25) < 4 * (0.25 * 0.75 / 4000) ** 0.5  # four standard errors
+
+
+@pytest.mark.parametrize(
+    ("share", "error", "says"),
+    [
+        (0, ValueError, "share is 0"),
+        (1.5, ValueError, "share is 1.5"),
+        (float("nan"), ValueError, "share is nan"),
+        (True, TypeError, "share must be a number"),
+        ("0.5", TypeError, "share must be a number"),
+    ],
+)
+def test_a_share_outside_zero_to_one_is_refused(share, error, says):
+    with pytest.raises(error, match=says):
+        sample_pool(POOLED, share, np.random.default_rng(0))
+
+
+def test_the_generator_and_the_qrels_are_checked():
+    with pytest.raises(TypeError, match=r"rng must be a numpy\.random\.Generator.*RandomState"):
+        sample_pool(POOLED, 0.5, np.random.RandomState(0))
+    with pytest.raises(ValueError, match="relevance"):
+        sample_pool(POOLED.drop(columns="relevance"), 0.5, np.random.default_rng(0))
+    sampled = sample_pool(POOLED, 0.5, np.random.default_rng(8))
+    with pytest.raises(ValueError, match=r"row \d+: grade -1 of query 'q\d', document 'd?e?\d'"):
+        sample_pool(sampled, 0.5, np.random.default_rng(0))

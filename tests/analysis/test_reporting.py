@@ -50,6 +50,14 @@ def test_paired_effect_is_shown_in_chinese_with_the_same_values():
     assert effect.display().index[5] == "standardized effect (mean / sd of deltas)"
 
 
+def test_paired_effect_shows_its_counts_as_whole_numbers():
+    shown = paired_effect(A, B).display(lang="zh")
+    counts = shown.iloc[-3:].tolist()
+    assert counts == [2, 1, 1] and all(type(count) is int for count in counts)
+    assert "2.0" not in shown.to_string()
+    assert shown.iloc[0] == round(np.mean(A), 4)  # the other numbers stay rounded floats
+
+
 def test_best_by_measure_has_exactly_its_keys_and_is_shown_in_chinese():
     table = pd.DataFrame({"R@10": [1.0, 1.0, 0.5], "RR": [1 / 3, 0.5, 0.25]}, index=list("xyz"))
     best = best_by_measure(table)
@@ -79,6 +87,15 @@ def test_audit_costs_has_exactly_its_keys_and_is_shown_in_chinese():
     shown = costs.display(lang="zh")
     assert not english_headers(shown)
     assert shown.columns[1] == tr("set-up A", lang="zh")
-    assert shown.iloc[:, 0].tolist() == costs["item"].tolist()  # option names, as typed
-    same_values(shown, costs.round(4))
-    same_values(costs.display(digits=None), costs)
+    names = ["并列", "截断", "分母", "空查询"]  # the checklist items, named
+    assert costs["item"].tolist() == ["ties", "cutoff", "denominator", "no_relevant"]
+    assert shown.iloc[:, 0].tolist() == names
+    assert shown.iloc[:, 1:3].to_numpy().tolist() == [
+        ["按文档编号降序（trec_eval）", "输入顺序"],
+        ["不截断（整个列表）", "k = 1"],
+        ["R（全部相关文档数）", "检索到的命中数"],
+        ["记 0", "跳过"],
+    ]
+    numbers = costs.columns[3:]
+    same_values(shown.iloc[:, 3:], costs[numbers].round(4))
+    same_values(costs.display(digits=None).iloc[:, 3:], costs[numbers])

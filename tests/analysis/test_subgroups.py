@@ -48,7 +48,7 @@ def test_buckets_are_ordered_categories_even_when_empty_and_speak_chinese():
     assert buckets.cat.ordered and buckets.tolist() == ["medium (3-5 words)", "short (1-2 words)"]
     with language("zh"):
         chinese = length_buckets({"a": 4})
-    assert chinese.iloc[0] != "medium (3-5 words)" and "3-5" in chinese.iloc[0]
+    assert chinese.iloc[0] != "medium (3-5 words)" and "3～5" in chinese.iloc[0]
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from mapteach.articles.examples import (
 )
 from mapteach.articles.loader import TRANSLATED_KEYS, read_data
 from mapteach.exercises.mistakes_ranking import final_hits_in_every_numerator
-from mapteach.i18n import tr
+from mapteach.i18n import language, tr
 from tests.reference import reference_ap
 
 
@@ -110,6 +110,29 @@ def test_an_invented_ranking_is_marked_and_shown_as_invented():
         "invented (the article gives only the values)",
     ]
     assert (get_example("003_abc").per_query()["labels from"] == "article").all()
+
+
+def test_a_table_of_examples_names_them_by_label_outside_english():
+    """The ids stay the keys; a Chinese reader sees each example's short label instead."""
+    labels = {node["id"]: node["label"] for node in read_data("examples.json")["examples"]}
+    per_query, table = get_example("000_two_queries").per_query(), examples_table()
+    assert per_query["query"].tolist() == ["000_five_docs", "000_second_query"]
+    with language("zh"):
+        shown_queries = per_query.display()[tr("query")].tolist()
+        shown_examples = table.display()[tr("example")].tolist()
+        expected = [tr(labels[name]) for name in ("000_five_docs", "000_second_query")]
+        every = [tr(labels[name]) for name in table["example"]]
+    assert shown_queries == expected and shown_examples == every
+    assert all(re.search("[\u4e00-\u9fff]", name) for name in every)
+    assert not any("_" in name for name in every)
+    assert "000_five_docs" in str(per_query)  # English shows the keys, as it always has
+
+
+def test_an_example_without_a_label_is_refused_by_name():
+    document = read_data("examples.json")
+    del document["examples"][10]["label"]
+    with pytest.raises(ValueError, match=r"examples\[10\]: missing field 'label'"):
+        parse_examples(document)
 
 
 # --- the data file -----------------------------------------------------------------

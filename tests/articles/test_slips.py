@@ -187,6 +187,20 @@ def test_head_blind_spot_ap_is_top_heavy_yet_two_moves_can_cancel():
     assert ndcg_at_k(pair["after"], 10) < ndcg_at_k(pair["before"], 10)
 
 
+def test_head_blind_spot_finding_says_which_way_each_measure_moves():
+    """AP rises and P@3 falls: the finding gives both as sizes, so no minus sign is shown."""
+    pair = head_blind_spot_pair()
+    ap_gain = average_precision(pair["after"]) - average_precision(pair["before"])
+    p3_loss = precision_at_k(pair["before"], 3) - precision_at_k(pair["after"], 3)
+    assert ap_gain > 0 and p3_loss > 0
+    finding = SLIPS["003_head_blind_spot"].finding
+    assert f"AP rises by only {ap_gain:.4f} while P@3 falls by {p3_loss:.4f}." in finding
+    with language("zh"):
+        chinese = SLIPS["003_head_blind_spot"].finding
+    assert f"{ap_gain:.4f}" in chinese and f"{p3_loss:.4f}" in chinese
+    assert not re.search(r"-[0-9]", chinese)
+
+
 @pytest.mark.parametrize("name", ["001_calculate_map", "000_hit_count"])
 def test_hits_equal_r_only_when_every_relevant_document_was_retrieved(name):
     values = SLIPS[name].values()

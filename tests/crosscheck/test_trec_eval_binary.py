@@ -37,29 +37,10 @@ import pytest
 
 from mapteach.metrics.names import parse_measure, parse_measures
 from mapteach.runs import evaluate, summarize
+from tests.crosscheck.trec_eval_files import LACKING, is_lacking, is_lacking_as
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 TOLERANCE = 1e-9
-
-#: trec_eval's -m all_trec measures that mapteach does not compute (another issue may add
-#: them); each printed name is left out when its base name is here.
-LACKING = frozenset(
-    {
-        "G",
-        "Rndcg",
-        "binG",
-        "ndcg_rel",
-        "num_nonrel_judged_ret",
-        "rbp",
-        "rbp_resid",
-        "relative_P",
-        "relstring",
-        "set_map",
-        "set_relative_P",
-        "unj",
-        "utility",
-    }
-)
 
 #: Measures with parameters, as trec_eval's -m spells them: several cutoffs and levels
 #: (unsorted, as trec_eval sorts them), a recall level above 1, a multiple of R past
@@ -194,11 +175,6 @@ def trec_eval(binary: Path, options: OptionSet, measures: list[str], qrels: Path
     return values
 
 
-def is_lacking(name: str) -> bool:
-    """Whether trec_eval's printed ``name`` (``relative_P_5``) is a measure mapteach lacks."""
-    return any(is_lacking_as(name, base) for base in LACKING)
-
-
 def mapteach_values(names, options: OptionSet, qrels: Path, run: Path) -> tuple[dict, dict]:
     """mapteach's values of the measures ``names`` as {(trec_eval's name, query): value},
     and what each trec_eval name is counted under: the measure, or with parameters its name."""
@@ -307,10 +283,6 @@ def test_lacking_holds_only_measures_mapteach_lacks(trec_eval_precise_bin):
     for name in lacking:
         with pytest.raises(ValueError):
             parse_measure(name)
-
-
-def is_lacking_as(name: str, base: str) -> bool:
-    return name == base or name.startswith(f"{base}_")
 
 
 @pytest.mark.parametrize("option_set", OPTION_SETS)

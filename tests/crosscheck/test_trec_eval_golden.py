@@ -6,14 +6,16 @@ each quicktest command whose options mapteach has, ``python -m mapteach evaluate
 (in-process) on the same inputs with the equivalent options, and every value both
 compute is compared, per query and for ``all``, at trec_eval's printed precision: 4
 decimals, counts exactly. The number of values compared and left out is asserted for
-each command, so that no measure drops out of the comparison unseen.
+each command, so that no measure drops out of the comparison unseen. The values of the
+measures mapteach lacks (``LACKING`` in tests/crosscheck/trec_eval_files.py) are left out,
+and counted. ``runid`` is not a measure but the run's tag, which only ``--format trec``
+prints: the byte-for-byte test compares it, the JSON one cannot.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,29 +23,9 @@ import pytest
 
 from mapteach.cli import main
 from mapteach.metrics.names import parse_measure
+from tests.crosscheck.trec_eval_files import is_lacking
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
-
-#: trec_eval measures mapteach does not compute (another issue may add them): their values
-#: are left out, and counted. ``runid`` is not a measure but the run's tag, which only
-#: ``--format trec`` prints: the byte-for-byte test compares it, the JSON one cannot.
-LACKING = frozenset(
-    {
-        "G",
-        "Rndcg",
-        "binG",
-        "ndcg_rel",
-        "num_nonrel_judged_ret",
-        "rbp",
-        "rbp_resid",
-        "relative_P",
-        "relstring",
-        "set_map",
-        "set_relative_P",
-        "unj",
-        "utility",
-    }
-)
 
 #: quicktest's commands whose options mapteach does not have, by expected file.
 NOT_RUN = {
@@ -52,9 +34,6 @@ NOT_RUN = {
     "out.test.qrels_prefs": "-R qrels_prefs: qrels read as preferences",
     "out.test.qrels_jg": "-R qrels_jg: qrels from several judgment groups",
 }
-
-#: A measure name as trec_eval prints it, split into a base name and an integer cutoff.
-_CUTOFF = re.compile(r"(?P<base>\w+?)(?:_(?P<k>\d+))?")
 
 
 @dataclass(frozen=True)
@@ -98,13 +77,6 @@ def read_expected(path: Path) -> dict[tuple[str, str], str]:
         measure, query, value = line.split("\t")
         values[measure.strip(), query] = value
     return values
-
-
-def is_lacking(measure: str) -> bool:
-    """Whether ``measure`` (``P_10``, ``iprec_at_recall_0.10``) is one mapteach lacks."""
-    split = _CUTOFF.fullmatch(measure)
-    base = split["base"] if split else measure.rsplit("_", 1)[0]
-    return measure in LACKING or base in LACKING
 
 
 def printed(value: float | None, like: str) -> str:

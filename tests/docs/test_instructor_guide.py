@@ -56,7 +56,7 @@ ALLOWED_DECIMALS = {"0.48", "3.10"}  # article 001's printed figure; Python 3.10
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 NOTEBOOK_LINK = re.compile(r"\]\(\.\./notebooks/((?:zh/)?)(\d\d)_\w+\.ipynb\)")
-ROW = re.compile(r"^\|\s*(\d+)-(\d+)\s*\|", re.MULTILINE)
+ROW = re.compile(r"^\|\s*(\d+)[-～](\d+)\s*\|", re.MULTILINE)  # the Chinese edition writes 0～10
 CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 INLINE_CODE = re.compile(r"`[^`\n]+`")
 DECIMAL = re.compile(r"(?<![§\d.])\d+\.\d+")
@@ -144,7 +144,7 @@ def _catalogue(lang: str) -> str:
     texts = [
         str(message.id if lang == "en" else message.string) for message in catalog if message.id
     ]
-    return _squeeze("\n".join(texts))
+    return "\n".join(_squeeze(text) for text in texts)  # one by one: a "<" cannot eat the next
 
 
 def _paragraphs(text: str) -> list[str]:

@@ -1,8 +1,10 @@
 """An exercise's answer table holds what its own ``check`` says, in its language, as JSON.
 
 Each part of a table is compared with the exercise itself: the fixed sentences with the
-verdicts ``check`` gives, the templates (filled here with ``str.format``, as Python
-fills them) with the messages ``check`` writes, the mistakes with the exercise's
+verdicts ``check`` gives, the templates (filled here with
+:func:`~mapteach.i18n.spacing.spaced_format`, as ``tr`` and the browser fill them:
+``str.format``, a Chinese template's values spaced by the edition's rule) with the
+messages ``check`` writes, the mistakes with the exercise's
 ``misconceptions``, a choice's and an arrangement's verdicts with ``check`` on each.
 """
 
@@ -19,6 +21,7 @@ from mapteach.exercises.answer_table import answer_table, piece
 from mapteach.exercises.answers import TRUNCATED
 from mapteach.exercises.widgets import UNRECORDED, feedback_html
 from mapteach.i18n import tr
+from mapteach.i18n.spacing import spaced_format as fill
 
 DATA = {"labels": [1, 0, 1, 0, 0, 1], "n_relevant": 4, "k": None}
 TRUTH = (1 / 1 + 2 / 3 + 3 / 6) / 4  # AP of DATA: precisions at the relevant ranks, over R
@@ -57,8 +60,8 @@ def test_a_number_table_holds_the_truth_the_precision_and_every_mistake(lang):
 
 def test_a_table_speaks_the_exercises_language_whatever_the_session_speaks():
     table = answer_table(ap_exercise("zh"))
-    assert table["said"]["correct"]["text"] == tr("Correct: {truth}.", lang="zh").format(
-        truth=f"{TRUTH:.4f}"
+    assert table["said"]["correct"]["text"] == fill(
+        tr("Correct: {truth}.", lang="zh"), truth=f"{TRUTH:.4f}"
     )
     assert table["mistakes"][0]["name"]["text"] != table["mistakes"][0]["key"]
     assert table["templates"]["cut_off"]["one"] == table["templates"]["cut_off"]["other"]
@@ -97,17 +100,21 @@ def test_the_templates_filled_give_checks_messages(lang):
     templates = table["templates"]
     wrong = the_mistake(exercise, "forgot the missed relevant results")
     typed = f"{wrong.value:.4f}"
-    lead = templates["lead_slip"].format(answer=typed, name=tr(wrong.name, lang=lang))
-    joined = table["joiner"].format(sentence=lead, then=wrong.explanation)
+    lead = fill(templates["lead_slip"], answer=typed, name=tr(wrong.name, lang=lang))
+    joined = fill(table["joiner"], sentence=lead, then=wrong.explanation)
     assert exercise.check(typed).message == joined
-    outside = templates["outside"].format(
-        measure="AP", answer="1.5", hint=table["hint"]["text"], asked=table["asked"]
+    outside = fill(
+        templates["outside"],
+        measure="AP",
+        answer="1.5",
+        hint=table["hint"]["text"],
+        asked=table["asked"],
     )
     assert exercise.check("1.5").message == outside
     cut = f"{math.floor(TRUTH * 1000) / 1000:.3f}"  # 0.541: cut off, not rounded (0.542)
-    sentence = templates["cut_off"]["other"].format(answer=cut, n=3)
-    assert exercise.check(cut).message == table["joiner"].format(
-        sentence=sentence, then=table["said"]["give"]["text"]
+    sentence = fill(templates["cut_off"]["other"], answer=cut, n=3)
+    assert exercise.check(cut).message == fill(
+        table["joiner"], sentence=sentence, then=table["said"]["give"]["text"]
     )
     assert exercise.check(cut).mistakes == (table["truncated"],)
 
@@ -117,15 +124,18 @@ def test_the_reading_templates_give_what_an_unreadable_answer_is_told(lang):
     exercise = ap_exercise(lang)
     reading = answer_table(exercise)["reading"]
     cases = {
-        "abc": reading["unreadable"].format(answer="abc"),
-        "三分之二": reading["in_digits"].format(answer="三分之二"),
-        "0.5,1": reading["both_marks"].format(answer="0.5,1"),
-        "1,234": reading["ambiguous_comma"].format(answer="1,234", point="1.234", thousands="1234"),
-        "1/0": reading["divides_by_zero"].format(answer="1/0"),
+        "abc": fill(reading["unreadable"], answer="abc"),
+        "三分之二": fill(reading["in_digits"], answer="三分之二"),
+        "0.5,1": fill(reading["both_marks"], answer="0.5,1"),
+        "1,234": fill(reading["ambiguous_comma"], answer="1,234", point="1.234", thousands="1234"),
+        "1/0": fill(reading["divides_by_zero"], answer="1/0"),
     }
     long = "1" * 201
-    cases[long] = reading["too_long"].format(
-        answer=long[: reading["shown_length"] - 1] + "…", n=201, longest=reading["longest"]
+    cases[long] = fill(
+        reading["too_long"],
+        answer=long[: reading["shown_length"] - 1] + "…",
+        n=201,
+        longest=reading["longest"],
     )
     for typed, message in cases.items():
         feedback = exercise.check(typed)
@@ -196,5 +206,5 @@ def test_an_arrangement_table_holds_every_arrangement_and_its_verdict():
         assert set(entry) == {"status", "message", "mistakes"}  # the readouts are the widget's
     solved = "".join(map(str, exercise.solve() or []))
     assert table["arrangements"][solved]["status"] == "correct"
-    wrong = table["wrong_size"].format(n_results=6, n_relevant=2, n_got=3, n_got_relevant=1)
+    wrong = fill(table["wrong_size"], n_results=6, n_relevant=2, n_got=3, n_got_relevant=1)
     assert exercise.check([1, 0, 0]).message == wrong

@@ -13,6 +13,7 @@ from mapteach.exercises.answers import (
     WrongAnswer,
     check_number,
     parse_answer,
+    states_precision,
 )
 from mapteach.i18n import language
 
@@ -319,3 +320,25 @@ def test_feedback_keeps_its_mistakes_consistent():
             Feedback(status, "No.", **kwargs)
     with pytest.raises(ValueError, match="status must be one of"):
         Feedback("right", "no such status")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- the format said once
+
+
+@pytest.mark.parametrize(
+    ("prompt", "decimals", "lang", "states"),
+    [
+        ("What is AP? Give 4 decimals or a fraction.", 4, "en", True),
+        ("What is nDCG@3? Give <b>4 decimals</b>.", 4, "en", True),
+        ("What is AP? Give 14 decimals.", 4, "en", False),
+        ("Give 1 decimal.", 1, "en", True),
+        ("How many documents?", 0, "en", False),
+        ("它的 AP 是多少？请给出 4 位小数或分数。", 4, "zh", True),
+        ("请用 4 位小数或分数作答。", 4, "zh", True),
+        ("它的 AP 是多少？请给出 3 位小数。", 4, "zh", False),
+        ("要标注多少篇文档？", 0, "zh", False),
+    ],
+)
+def test_a_prompt_states_the_precision_when_it_names_the_decimals(prompt, decimals, lang, states):
+    with language(lang):
+        assert states_precision(prompt, decimals) is states

@@ -49,6 +49,17 @@ def test_choice_exercise():
         ChoiceExercise("Pick", {"": "Blank."}, correct="", solution_html="")
 
 
+def test_an_unreadable_choice_lists_the_options_as_its_language_lists_them():
+    replies = {"高于系统 A": "不对。", "介于 A 和 B 之间": "对。", "低于系统 B": "不对。"}
+    chinese = ChoiceExercise(
+        "AP 落在哪里？", replies, correct="介于 A 和 B 之间", solution_html="", lang="zh"
+    )
+    listed = "高于系统 A、介于 A 和 B 之间、低于系统 B"
+    assert chinese.check("C").message == f"请从这些选项中选一个：{listed}。"
+    english = ChoiceExercise("Pick", {"a": "", "b": ""}, correct="a", solution_html="")
+    assert english.check("c").message == "Choose one of: a, b."
+
+
 def test_without_shuffle_the_options_keep_their_order():
     exercise = ChoiceExercise("Which?", OPTIONS, correct="option 0", solution_html="", key="00.2")
     assert exercise.options == list(OPTIONS)

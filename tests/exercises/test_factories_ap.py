@@ -9,6 +9,7 @@ from mapteach.exercises.factories_ap import (
     ap_exercise,
     map_exercise,
     precision_exercise,
+    queries_text,
     recall_exercise,
 )
 from mapteach.i18n import language
@@ -93,3 +94,14 @@ def test_map_exercise():
     )
     with pytest.raises(ValueError, match="n_relevant has 1 entries for 3 rankings"):
         map_exercise(lists, n_relevant=[2])
+
+
+def test_queries_text_gives_each_r_in_the_current_languages_parentheses():
+    data = {"queries": [{"labels": [1, 0], "n_relevant": 2}, {"labels": [0, 1], "n_relevant": 1}]}
+    english = queries_text(data, with_r=True)
+    with language("zh"):
+        chinese = queries_text(data, with_r=True)
+    assert "<code>[1, 0]</code> (R = 2)" in english
+    assert "<code>[1, 0]</code>（R = 2）" in chinese and "<code>[0, 1]</code>（R = 1）" in chinese
+    assert "(" not in chinese
+    assert queries_text(data, with_r=False).count("R =") == 0

@@ -50,3 +50,10 @@ def test_gmap_shows_an_ap_that_has_no_short_decimal_as_its_fraction():
 def test_gmap_rejects_a_rank_past_the_depth():
     with pytest.raises(ValueError, match=r"ranks\[1\] is 6; a rank must be a whole number"):
         gmap_exercise([1, 6], depth=5)
+
+
+def test_gmap_lists_the_ranks_and_aps_with_chinese_commas_in_chinese():
+    english, chinese = gmap_exercise([2, None]), gmap_exercise([2, None], lang="zh")
+    assert "ranks 2 (q1), nowhere (q2). Its APs are 0.5, 0." in english.prompt
+    assert "、" in chinese.prompt and ", " not in chinese.prompt
+    assert "0.5、0" in chinese.prompt

@@ -7,6 +7,7 @@ import pytest
 
 from mapteach.exercises.mistakes import wrong_answers
 from mapteach.exercises.mistakes_ranking import Ranking, final_hits_in_every_numerator
+from mapteach.i18n import language
 from tests.reference import reference_ap
 
 CASES = [
@@ -85,6 +86,16 @@ def test_the_issues_own_sentence():
         "R = 3 counts the ones it missed too, and each still costs, so "
         "AP = (1/1 + 2/3) / 3 = 0.5556."
     )
+
+
+def test_the_relevant_ranks_are_listed_as_the_explanations_language_lists_them():
+    data = {"labels": [0, 1, 1, 0, 1], "n_relevant": 3, "k": None}
+    truth = reference_ap(data["labels"], 3, None)
+    with language("zh"):
+        [wrong] = [w for w in wrong_answers("AP", data, truth) if w.name.startswith("mean of P@i")]
+    assert "只在相关文档所在的第 2、3、5 位上累加精确率" in wrong.explanation
+    [wrong] = [w for w in wrong_answers("AP", data, truth) if w.name.startswith("mean of P@i")]
+    assert "only at the relevant ranks (2, 3, 5)" in wrong.explanation
 
 
 def test_issue_03_3_names_k_and_the_list_length_apart():

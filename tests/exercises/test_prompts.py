@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mapteach.exercises.mistakes import spoken_list
+from mapteach.exercises.mistakes import spoken_list, spoken_ranks
 from mapteach.exercises.prompts import fill_prompt, ranking_fields, relevant_ranks_text
 from mapteach.i18n import language
 
@@ -17,9 +17,9 @@ from mapteach.i18n import language
         (
             [1, 0, 0, 1, 0, 1],
             "3 relevant results, at ranks 1, 4 and 6",
-            "3 个相关文档，位于第 1、4 和 6 位",
+            "3 个相关文档，位于第 1、4、6 位",
         ),
-        ([1, 0, 1], "2 relevant results, at ranks 1 and 3", "2 个相关文档，位于第 1 和 3 位"),
+        ([1, 0, 1], "2 relevant results, at ranks 1 and 3", "2 个相关文档，位于第 1、3 位"),
         ([0, 0], "no relevant result", "没有相关文档"),
     ],
 )
@@ -27,6 +27,13 @@ def test_relevant_ranks_in_words(labels, english, chinese):
     assert relevant_ranks_text(labels) == english
     with language("zh"):
         assert relevant_ranks_text(labels) == chinese
+
+
+def test_spoken_ranks_are_listed_with_the_chinese_enumeration_comma():
+    cases = ([], [7], [1, 2], [1, 2, 3])
+    assert [spoken_ranks(ranks) for ranks in cases] == ["", "7", "1 and 2", "1, 2 and 3"]
+    with language("zh"):
+        assert [spoken_ranks(ranks) for ranks in cases] == ["", "7", "1、2", "1、2、3"]
 
 
 def test_spoken_list():

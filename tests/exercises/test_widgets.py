@@ -204,7 +204,29 @@ def test_the_static_text_and_the_repr_say_to_submit():
 def test_the_static_text_speaks_the_exercises_language():
     data, _ = number(lang="zh")._repr_mimebundle_()
     assert re.search(r"[\u4e00-\u9fff]", static_part(data["text/html"]).split("<details>")[0])
-    assert "exercise.submit(your_answer)" in data["text/html"]
+    assert "<code>exercise.submit(你的答案)</code>" in data["text/html"]  # one form in Chinese
+    assert "exercise.submit(你的答案)" in repr(number(lang="zh"))
+
+
+def test_the_static_text_says_the_answer_format_once():
+    asked = NumberExercise("What is AP? Give 4 decimals or a fraction.", 0.5, [], "1/2")
+    unasked = NumberExercise("How many documents?", 3, [], "3", decimals=0)
+    for exercise, said in ((asked, "decimals or a fraction"), (unasked, "a whole number")):
+        static = static_part(exercise._repr_mimebundle_()[0]["text/html"]).split("<details>")[0]
+        assert static.count(said) == 1
+    chinese = NumberExercise("它的 AP 是多少？请给出 4 位小数。", 0.5, [], "1/2", lang="zh")
+    static = static_part(chinese._repr_mimebundle_()[0]["text/html"]).split("<details>")[0]
+    assert static.count("位小数") == 1
+    whole = NumberExercise("要标注多少篇文档？", 3, [], "3", decimals=0, lang="zh")
+    static = static_part(whole._repr_mimebundle_()[0]["text/html"]).split("<details>")[0]
+    assert "<p>请用一个整数作答。</p>" in static  # spaced by the rule: no space beside it
+
+
+def test_an_exercise_asking_for_decimals_only_does_not_offer_a_fraction():
+    exercise = NumberExercise("nDCG? Give 4 decimals.", 0.5249, [], "s", fraction=False)
+    assert exercise.placeholder == "4 decimals"
+    assert NumberExercise("AP?", 0.5, [], "s").placeholder == "4 decimals or a fraction such as 2/3"
+    assert exercise.check("2/3").status == "incorrect"  # a typed fraction is still read
 
 
 def live_state(html: str) -> dict:

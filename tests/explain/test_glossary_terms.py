@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from mapteach.explain.glossary_terms import TERMS
+from mapteach.explain.glossary_terms import TERMS, ruled_out_variants
 
 
 @pytest.mark.parametrize("key", list(TERMS))
@@ -35,3 +35,29 @@ def test_a_pool_of_documents_is_pooling_and_a_merged_list_is_not():
     assert pooling.named_in("MAP, pooled")
     assert not pooling.named_in("a pooled list is not MAP")
     assert not pooling.named_in("the two judges' pooled frequencies")
+
+
+def test_every_ruled_out_name_is_found_with_its_preferred_term_outside_quotes_only():
+    accepted = {name for term in TERMS.values() for name in term.zh_names}
+    for term in TERMS.values():
+        for name in set(term.zh_avoid) - accepted:
+            assert (name, term.zh) in ruled_out_variants(f"这里写了{name}。"), name
+            assert ruled_out_variants(f"「{name}」") == [], name
+
+
+def _names(text: str) -> list[str]:
+    return [name for name, _preferred in ruled_out_variants(text)]
+
+
+def test_a_ruled_out_name_inside_an_accepted_one_or_accepted_elsewhere_is_not_found():
+    assert _names("这里的精度很高") == ["精度"]
+    assert _names("平均精度与「精度」") == []
+    assert _names("平均准确率") == ["平均准确率"]
+    assert _names("新的运行结果与「指导案例」") == ["运行结果"]
+    assert _names("运行这个单元格") == [] and _names("这个单元") == ["单元"]
+    assert _names("Cohen kappa 与逐位计算表") == ["逐位计算表", "逐位"]
+
+
+def test_a_text_that_is_not_a_str_is_named_in_the_error():
+    with pytest.raises(TypeError, match="must be a str, not list"):
+        ruled_out_variants(["精度"])

@@ -220,9 +220,11 @@ def test_an_exercises_static_fallback_in_chinese():
     html = exercise._repr_mimebundle_()[0]["text/html"]
     static = html.split('<div class="mapteach-offline-static">', 1)[1]  # beside the live state
     assert static.startswith('<div class="mapteach-exercise-static" lang="zh-Hans">')
-    assert f"<p><b>{tr('Exercise.', lang='zh')}</b> {exercise.prompt}</p>" in html
+    assert (
+        f"<p><b>{tr('Exercise.', lang='zh')}</b>{exercise.prompt}</p>" in html
+    )  # no space after ：
     assert f"<details><summary>{tr('Show solution', lang='zh')}</summary>" in html
-    assert "<code>exercise.submit(your_answer)</code>" in html  # code stays code
+    assert "<code>exercise.submit(你的答案)</code>" in html  # code stays code
     assert tr("Show solution", lang="zh") != "Show solution"
     assert chinese(repr(exercise))
     english_html = ap_exercise([0, 1])._repr_mimebundle_()[0]["text/html"]
@@ -253,7 +255,9 @@ def test_trace_tables_and_switches_in_chinese():
     assert switches.controls["ties"].description == tr("ties", lang="zh")
     switches.controls["cutoff"].value = "3"  # a change in an English session
     assert chinese(switches.output.value)
-    assert switches.controls["ties"].options == switches.OPTIONS["ties"]  # values stay ids
+    labels, values = zip(*switches.controls["ties"].options, strict=True)
+    assert values == switches.OPTIONS["ties"]  # values stay ids
+    assert all(chinese(label) for label in labels)  # what the learner reads is Chinese
 
 
 # ------------------------------------------------------------------ no text left in JS

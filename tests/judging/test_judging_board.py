@@ -463,3 +463,26 @@ def test_the_report_covers_the_blind_judgments_of_the_assigned_queries(tmp_path)
 def test_a_board_needs_an_annotators_name(tmp_path, save_to):
     with pytest.raises(ValueError, match=r"annotator must be a non-empty name; got ' '"):
         JudgingBoard(annotator=" ", save_to=save_to and tmp_path / save_to)
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading_end", "repr_start"),
+    [("zh", "标注员：你", "JudgingBoard(你，"), ("en", "judged by you", "JudgingBoard(you, ")],
+)
+def test_the_learners_board_calls_them_you_in_their_language_and_the_file_keeps_the_name(
+    monkeypatch, tmp_path, lang, heading_end, repr_start
+):
+    monkeypatch.setenv("MAPTEACH_JUDGMENTS", str(tmp_path))
+    board = JudgingBoard(annotator="you", lang=lang)
+    board.set_grade("r1", 3)
+    heading = re.search(r"<p>(.*?)</p>", board._repr_mimebundle_()[0]["text/html"])
+    assert heading is not None and heading.group(1).endswith(heading_end)
+    assert repr(board).startswith(repr_start)
+    assert board.path.name.startswith("you-")
+    assert [event.annotator for _, event in read_events(board.path)] == ["you"]
+
+
+def test_any_other_annotator_is_shown_by_the_name_they_gave(tmp_path):
+    board = JudgingBoard(annotator="hao", save_to=tmp_path / "hao.jsonl", lang="zh")
+    assert "标注员：hao</p>" in board._repr_mimebundle_()[0]["text/html"]
+    assert repr(board).startswith("JudgingBoard(hao，")

@@ -25,7 +25,7 @@ from mapteach.metrics import (
     reciprocal_rank,
 )
 from mapteach.metrics.average_precision import batch_average_precision
-from mapteach.metrics.batch import RankedEntries, batch_scores
+from mapteach.metrics.batch import RankedEntries, SetRatio, batch_scores
 from mapteach.metrics.bpref import batch_bpref
 from mapteach.metrics.counts import (
     batch_num_relevant,
@@ -327,3 +327,26 @@ def test_bpref_and_judged_need_judged_entries(family):
 def test_judged_and_n_nonrelevant_go_together():
     with pytest.raises(ValueError, match=r"judged and n_nonrelevant go together"):
         RankedEntries.from_sorted_rows(np.array([0]), [1], [1], [0], [1], judged=np.ones(1, bool))
+
+
+@given(
+    st.lists(st.lists(st.sampled_from([0, 1, 2]), max_size=12), min_size=1, max_size=5),
+    st.lists(st.integers(0, 6), min_size=5, max_size=5),
+    st.integers(1, 2),
+)
+def test_set_ratio_divides_the_relevant_entries_by_its_divisor(lists, extra, threshold):
+    hits = [sum(g >= threshold for g in gs) for gs in lists]
+    totals = [h + e for h, e in zip(hits, extra, strict=False)]
+    entries = RankedEntries.from_lists(lists, n_relevant=totals, threshold=threshold)
+    by_divisor = {"retrieved": [len(gs) for gs in lists], "relevant": totals}
+    for divisor, counts in by_divisor.items():
+        expected = [h / c if c else 0.0 for h, c in zip(hits, counts, strict=True)]
+        ratio = SetRatio(divisor)
+        assert ratio.batch(entries, threshold=threshold).tolist() == expected
+        labels = [np.array([int(g >= threshold) for g in gs]) for gs in lists]
+        assert [ratio.score(y, r, None) for y, r in zip(labels, totals, strict=True)] == expected
+
+
+def test_set_ratio_names_a_wrong_divisor():
+    with pytest.raises(ValueError, match="divisor must be one of 'retrieved', 'relevant'"):
+        SetRatio("length")  # type: ignore[arg-type]

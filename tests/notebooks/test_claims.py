@@ -35,7 +35,7 @@ ALLOWED: dict[tuple[str, str], str] = {
 NOT_CLAIMS = [
     re.compile(r"「[^」]*」"),  # an article's sentence, quoted
     re.compile(r"§\s?\d+(?:\.\d+)*"),  # a section number
-    re.compile(r"0\.0, 0\.1, \.\.\., 1\.0"),  # the eleven recall levels
+    re.compile(r"0\.0[,、] ?0\.1[,、] ?(?:\.\.\.|…)[,、] ?1\.0"),  # the eleven recall levels
 ]
 
 #: What looks computed: a decimal, scientific notation, or a percentage.

@@ -4,8 +4,9 @@ Each glossary entry names the notebook that defines it. Walking the notebooks in
 order, a notebook that comes before that one may name the term only if its first
 mention of it sits in a passage with an explicit forward link to the defining
 notebook: ``see notebook NN`` (or a Markdown link to ``NN_*.ipynb``) in English,
-``见第 NN 本`` in Chinese. Later mentions in the same notebook are then fine, and so
-are headings (a heading announces; the passage under it defines or links).
+``见第 N 本`` in Chinese (no leading zero: 第 8 本). Later mentions in the same
+notebook are then fine, and so are headings (a heading announces; the passage under it
+defines or links).
 
 What is read is what the learner reads: the markdown cells, and in the English
 edition the strings a code cell passes to ``tr``, ``N_`` or ``ngettext`` (the
@@ -35,10 +36,10 @@ ROOT = Path(__file__).parents[2] / "notebooks"
 EDITIONS = {"en": ROOT, "zh": ROOT / "zh"}
 NOTEBOOKS = sorted(path.stem for path in ROOT.glob("*.ipynb"))
 
-#: The explicit forward link, by edition; group 1 is the notebook's two digits.
+#: The explicit forward link, by edition; group 1 is the notebook's number.
 FORWARD_LINK = {
     "en": re.compile(r"\bsee \[?notebook (\d\d)\b|\]\((\d\d)_[^)\s]*\.ipynb\)", re.IGNORECASE),
-    "zh": re.compile(r"见\[?第 ?(\d\d) ?本|\]\((\d\d)_[^)\s]*\.ipynb\)"),
+    "zh": re.compile(r"见\[?第 ?(\d{1,2}) ?本|\]\((\d\d)_[^)\s]*\.ipynb\)"),
 }
 #: Not prose: removed before terms are searched (links are read first).
 NOT_PROSE = [
@@ -207,7 +208,7 @@ def test_every_glossary_entry_names_a_notebook_of_the_workbook():
 def test_no_term_is_used_before_its_notebook_without_a_forward_link(notebook, edition):
     reading = read_passages(EDITIONS[edition] / f"{notebook}.ipynb", edition)
     wrong = unlinked_mentions(notebook, reading, edition)
-    link = "see notebook NN" if edition == "en" else "见第 NN 本"
+    link = "see notebook NN" if edition == "en" else "见第 N 本"
     assert not wrong, f"{edition}/{notebook}: define the term first or write '{link}':\n" + (
         "\n".join(str(mention) for mention in wrong)
     )
@@ -247,7 +248,7 @@ def test_the_walk_flags_an_early_mention_and_accepts_a_forward_link():
     assert unlinked_mentions(early, [(0, "## Mean average precision")], "en") == []
     wrongly_linked = [(0, f"Mean average precision (see notebook {late + 1:02d}).")]
     assert unlinked_mentions(early, wrongly_linked, "en") != []
-    chinese = [(0, f"平均精度均值（见第 {late:02d} 本）。"), (1, "平均精度均值。")]
+    chinese = [(0, f"平均精度均值（见第 {late} 本）。"), (1, "平均精度均值。")]
     assert unlinked_mentions(early, chinese, "zh") == []
     assert [m.term for m in unlinked_mentions(early, chinese[1:], "zh")] == ["MAP"]
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from mapteach.classroom import FIELDS, read_progress
+from mapteach.i18n.spacing import spaced_format
 from mapteach.offline import TEXT_JS, as_classic, bundle_imports, runtime_texts
 
 pytestmark = pytest.mark.browser
@@ -262,9 +263,9 @@ def test_the_status_speaks_chinese_as_chinese_is_written(page):
         [runtime_texts("zh"), CHECK],
     )
     zh = texts("zh")
-    assert status == zh["progress_named"].format(name="艾达", n=1) + zh[
-        "progress_page_only"
-    ].format(error="SecurityError")  # no space between Chinese sentences
+    named = spaced_format(zh["progress_named"], name="艾达", n=1)  # no space around 艾达
+    page_only = spaced_format(zh["progress_page_only"], error="SecurityError")
+    assert status == named + page_only  # no space between Chinese sentences
 
 
 def test_a_list_that_cannot_be_read_is_set_aside_not_lost(page):

@@ -98,9 +98,58 @@ TEMPLATES = st.lists(PIECES, max_size=8).map("".join)
 
 @given(st.lists(TEMPLATES, min_size=50, max_size=50))
 def test_a_template_is_filled_as_str_format_fills_it(page, templates):
+    """As ``str.format``; a template with Chinese punctuation also spaced as ``tr`` spaces it
+    in Chinese (``spaced_format``: ``str.format`` itself for the others)."""
+    from mapteach.i18n.spacing import spaced_format
+
     fields = {"ap": "0.5000", "name": "Query A", "r": 3, "unused": "x"}
     got = run(page, "return argument[0].map((s) => t.fill(s, argument[1]));", [templates, fields])
-    assert got == [template.format(**fields) for template in templates]
+    assert got == [spaced_format(template, **fields) for template in templates]
+    english = [template for template in templates if "。" not in template]
+    assert [spaced_format(template, **fields) for template in english] == [
+        template.format(**fields) for template in english
+    ]
+
+
+#: Chinese templates and values: Latin and Chinese edges, full-width punctuation, spaces,
+#: tags, signs and quotes, where ``mapteach.i18n.spacing``'s rule adds or removes a space,
+#: and negative numbers as Python formats them, where it writes the minus sign "−".
+CHINESE_PIECES = st.sampled_from(
+    ["共", "个", " ", "，", "。", "A", "3", "（", "）", "{x}", "{y}", "“", "<b>", "%", '"', "("]
+)
+CHINESE_TEMPLATES = st.lists(CHINESE_PIECES, min_size=1, max_size=7).map(
+    lambda p: "共" + "".join(p)
+)
+#: Negative numbers as Python formats them: "−" (U+2212) in a Chinese message, both sides.
+NEGATIVE_NUMBERS = st.builds(
+    format,
+    st.floats(allow_nan=False, allow_infinity=False, max_value=0, exclude_max=True),
+    st.sampled_from([".4f", "+.4f", ".1%", ",.0f", "g"]),
+)
+WORDS = st.sampled_from(
+    ["qrels", "标注", "3", "−0.5", "50%", "甲、乙", "<code>d3</code>", "再试。", "", " 空", "'ab'"]
+)
+VALUES = WORDS | NEGATIVE_NUMBERS | st.sampled_from(["-3", "-x", "-3 位", "1-2", "<b>-0.5</b>"])
+
+
+@given(st.lists(st.tuples(CHINESE_TEMPLATES, VALUES, VALUES), min_size=50, max_size=50))
+def test_a_chinese_template_is_spaced_as_tr_spaces_it(page, cases):
+    """``fill`` and ``fillBoth`` space a Chinese template's values as ``spaced_format``
+    (what ``tr`` uses in Chinese) does; the HTML is the spaced text escaped."""
+    from mapteach.i18n.spacing import spaced_format
+
+    fields = [{"x": x, "y": y} for _, x, y in cases]
+    got = run(
+        page,
+        "return argument[0].map((s, i) => {"
+        " const f = argument[1][i];"
+        " const h = Object.fromEntries(Object.entries(f).map(([k, v]) => [k, t.escapeHtml(v)]));"
+        " return [t.fill(s, f), t.fillBoth(s, f, h).html]; });",
+        [[template for template, _, _ in cases], fields],
+    )
+    expected = [spaced_format(template, x=x, y=y) for template, x, y in cases]
+    assert [text for text, _ in got] == expected
+    assert [markup for _, markup in got] == [html.escape(text) for text in expected]
 
 
 FILL_OR_ERROR = (

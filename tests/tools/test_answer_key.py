@@ -6,7 +6,7 @@ holds it to the notebooks' source (every ``key="NN.k"`` present, in order), to
 each exercise's own check, and to the misconceptions each one names. The whole key
 is read from the notebooks' saved exercise states without running them: it must
 agree with the executed key; a learner's key goes through a cache, which a change
-of learner or notebook misses.
+of learner or notebook misses (``tests/tools/test_answer_key_harvest.py``).
 """
 
 from __future__ import annotations
@@ -200,68 +200,30 @@ def test_the_key_read_from_the_saved_states_agrees_with_the_executed_one(key, tm
             assert mine["misconceptions"] == finite, mine["key"]
 
 
-def test_a_learners_key_is_cached_by_notebook_sources_and_learner(tmp_path, monkeypatch):
-    answer_key.CACHE = tmp_path / "cache"
-    notebook = tmp_path / "18_demo.ipynb"
-    cells = [
-        {"cell_type": "code", "source": ["import mapteach\n"], "metadata": {}, "outputs": []},
-        {
-            "cell_type": "code",
-            "source": [
-                "from mapteach.exercises import ChoiceExercise\n",
-                'x = ChoiceExercise("Which?", {"a": "Yes.", "b": "No."}, '
-                'correct="a", solution_html="<p>a</p>", key="18.1")\n',
-            ],
-            "metadata": {},
-            "outputs": [],
-        },
-        {
-            "cell_type": "code",
-            "source": ["raise SystemExit('ran past the last exercise')\n"],
-            "metadata": {},
-            "outputs": [],
-        },
-    ]
-    notebook.write_text(json.dumps({"cells": cells}), encoding="utf-8")
-    sources = answer_key._sources_digest()  # fixed here: other work may edit mapteach meanwhile
-    first = answer_key.harvest(notebook, "alice", sources)
-    assert [item["key"] for item in first] == ["18.1"]
-
-    def no_process(*args, **kwargs):
-        raise AssertionError("ran a notebook the cache holds")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(answer_key.subprocess, "Popen", no_process)
-        assert answer_key.harvest(notebook, "alice", sources) == first
-        for learner, changed in (("bob", sources), ("alice", sources[::-1])):
-            with pytest.raises(AssertionError, match="the cache holds"):
-                answer_key.harvest(notebook, learner, changed)
-        notebook.write_text(json.dumps({"cells": cells[:2]}), encoding="utf-8")
-        with pytest.raises(AssertionError, match="the cache holds"):
-            answer_key.harvest(notebook, "alice", sources)
-
-
-def test_workers_run_notebooks_in_turn_keep_print_out_of_the_answers_and_name_a_failure(
-    tmp_path, monkeypatch
-):
+def test_a_learners_key_reads_each_notebook_once_cold_or_cached(tmp_path, monkeypatch):
     monkeypatch.setattr(answer_key, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(answer_key, "saved_exercises", lambda path: [])  # exercise_states' read
+    notebook = tmp_path / "18_demo.ipynb"
     made = (
         "from mapteach.exercises import ChoiceExercise\n"
-        'print("{key} says hello")\n'
-        'x = ChoiceExercise("Which?", {{"a": "Yes.", "b": "No."}}, '
-        'correct="a", solution_html="<p>a</p>", key="{key}")\n'
+        'x = ChoiceExercise("Which?", {"a": "Yes.", "b": "No."}, correct="a", '
+        'solution_html="<p>a</p>", key="18.1")  # stands for vary=True\n'
     )
-    paths = []
-    for key in ("18.1", "19.1", "20.1"):
-        path = tmp_path / f"{key[:2]}_demo.ipynb"
-        cell = {"cell_type": "code", "source": [made.format(key=key)], "metadata": {}}
-        path.write_text(json.dumps({"cells": [cell]}), encoding="utf-8")
-        paths.append(path)
-    sources = answer_key._sources_digest()
-    got = answer_key.harvest_many(paths, "alice", sources)
-    assert [[item["key"] for item in items] for items in got] == [["18.1"], ["19.1"], ["20.1"]]
-    broken = tmp_path / "21_broken.ipynb"
-    cell = {"cell_type": "code", "source": ['1 / 0  # key="21.1"\n'], "metadata": {}}
-    broken.write_text(json.dumps({"cells": [cell]}), encoding="utf-8")
-    with pytest.raises(RuntimeError, match=r"21_broken\.ipynb failed:(.|\n)*ZeroDivisionError"):
-        answer_key.harvest_many([broken], "alice", sources)
+    cell = {"cell_type": "code", "source": [made], "metadata": {}, "outputs": []}
+    notebook.write_text(json.dumps({"cells": [cell]}), encoding="utf-8")
+    reads: list[str] = []
+    for method in ("read_bytes", "read_text"):
+        original = getattr(Path, method)
+
+        def counted(self, *args, _original=original, _method=method, **kwargs):
+            if self == notebook:
+                reads.append(_method)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, method, counted)
+    sources = answer_key.sources_digest()
+    for _ in ("cold", "cached"):
+        reads.clear()
+        answer_key.variant_exercises([notebook], "alice", None, sources)
+        assert len(reads) == 1, reads
+    assert list((tmp_path / "cache").glob("18_demo-*.json"))

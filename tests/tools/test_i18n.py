@@ -89,3 +89,74 @@ def test_the_part_command_checks_plural_entries(tmp_path, monkeypatch, capsys):
         "placeholders differ: ('{n} dog at {where}', '{n} dogs at {where}') -> '{n} 只狗'",
         "missing: ('{n} owl', '{n} owls') (mine.py:3)",
     ]
+
+
+def _po_with(tmp_path, monkeypatch, entries: dict[str, str]) -> Path:
+    """A temporary .po holding ``entries``, and the tool pointed at it and at those messages."""
+    monkeypatch.setattr(tool, "PO", tmp_path / "mapteach.po")
+    monkeypatch.setattr(tool, "MO", tmp_path / "mapteach.mo")
+    catalog = Catalog(locale="zh_Hans_CN", domain="mapteach")
+    for msgid, msgstr in entries.items():
+        catalog.add(msgid, msgstr)
+    tool.write(catalog)
+    monkeypatch.setattr(tool, "messages", lambda: {msgid: ["here:1"] for msgid in entries})
+    return tool.PO
+
+
+def _part(tmp_path, name: str, entries: dict[str, str]) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def _merged(parts: list[Path]) -> dict[str, str]:
+    return {message.id: message.string for message in tool.merge(parts) if message.id}
+
+
+def test_parts_apply_over_the_po_in_the_order_given(tmp_path, monkeypatch):
+    _po_with(tmp_path, monkeypatch, {"apple": "苹果", "pear": "梨", "plum": "李子"})
+    first = _part(tmp_path, "first.json", {"apple": "红苹果", "pear": "青梨"})
+    second = _part(tmp_path, "second.json", {"apple": "黄苹果", "plum": ""})
+    assert _merged([first, second]) == {"apple": "黄苹果", "pear": "青梨", "plum": "李子"}
+    assert _merged([second, first])["apple"] == "红苹果"
+    assert _merged([]) == {"apple": "苹果", "pear": "梨", "plum": "李子"}
+
+
+def test_the_merge_applies_the_typography_to_every_msgstr(tmp_path, monkeypatch):
+    _po_with(tmp_path, monkeypatch, {"old": "见(图1),然后", "new": "", "quoted": ""})
+    monkeypatch.setattr(tool._typography(), "articles", lambda: "原文的一句话")
+    part = _part(
+        tmp_path,
+        "part.json",
+        {"new": "共{n}个查询;其中`A`最好", "quoted": "「原文的一句话」不是「我的话」"},
+    )
+    assert _merged([part]) == {
+        "old": "见（图 1），然后",
+        "new": "共 {n} 个查询；其中 `A` 最好",
+        "quoted": "「原文的一句话」不是“我的话”",
+    }
+
+
+def test_a_part_using_a_ruled_out_name_is_refused_and_nothing_is_written(
+    tmp_path, monkeypatch, capsys
+):
+    po = _po_with(tmp_path, monkeypatch, {"relevant results": "", "AP": "", "mine": ""})
+    monkeypatch.setattr(tool._typography(), "articles", lambda: "原文的相关结果")
+    before = po.read_bytes()
+    fine = _part(tmp_path, "fine.json", {"AP": "平均精度，「原文的相关结果」"})
+    wrong = _part(tmp_path, "wrong.json", {"relevant results": "两个相关结果"})
+    unquoted = _part(tmp_path, "unquoted.json", {"mine": "「我的相关结果」"})  # no article's
+    spaced = _part(tmp_path, "spaced.json", {"AP": "按 Fleiss’ kappa 计"})  # typeset: no space
+    assert tool.main(["merge", str(fine), str(wrong), str(unquoted), str(spaced)]) == 1
+    assert po.read_bytes() == before
+    said = capsys.readouterr().err
+    assert f"{wrong}: msgid 'relevant results': '相关结果' is ruled out" in said
+    assert f"{unquoted}: msgid 'mine': '相关结果' is ruled out" in said
+    assert f"{spaced}: msgid 'AP': 'Fleiss’ kappa' is ruled out" in said
+    assert "write '相关文档'" in said and str(fine) not in said
+    assert tool.main(["merge", str(fine)]) == 0
+    assert {message.id: message.string for message in tool.load() if message.id} == {
+        "relevant results": "",
+        "AP": "平均精度，「原文的相关结果」",
+        "mine": "",
+    }

@@ -12,7 +12,7 @@
 // `float(Fraction)`), a fraction through a correctly rounded division of integers.
 
 import { arrangementKey } from "./arrangement.js";
-import { escapeHtml, fill } from "./text.js";
+import { escapeHtml, fillBoth } from "./text.js";
 
 // Python's str.isspace(): what str.strip() and str.split() take for whitespace.
 const SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680"
@@ -63,7 +63,7 @@ export function say(template, fields) {
   );
   const texts = Object.fromEntries(Object.entries(pieces).map(([k, p]) => [k, p.text]));
   const htmls = Object.fromEntries(Object.entries(pieces).map(([k, p]) => [k, htmlOf(p)]));
-  return { text: fill(template, texts), html: fill(escapeHtml(template), htmls) };
+  return fillBoth(template, texts, htmls);
 }
 
 // joined_sentences: the sentences that say something, joined as the language joins them.

@@ -13,22 +13,136 @@ export function el(tag, attrs = {}, text = "") {
   return node;
 }
 
-// `template` filled as mapteach.i18n.tr fills a message: with no fields, the template as
-// it is; else as Python's template.format(**fields): each {name} is String(fields[name]),
-// "{{" and "}}" are a brace, and a {name} with no field, a format spec ({ap:.4f}: format
-// the value first, e.g. with formatFixed) or a single brace is a RangeError naming it and
-// the template (Python's KeyError or ValueError), never a text shown half filled.
-export function fill(template, fields = {}) {
-  if (!Object.keys(fields).length) return String(template);
-  return String(template).replace(/\{\{|\}\}|\{([^{}]*)\}|[{}]/g, (match, name) => {
-    if (match === "{{" || match === "}}") return match[0];
-    if (name === undefined) throw new RangeError(`a single '${match}' in ${template}`);
+// mapteach.i18n.spacing's rule for a Chinese message (one with a Chinese character or
+// full-width punctuation): one space between a value and the Chinese character beside it
+// when the value's edge is a Latin letter or a digit, none between Chinese characters or
+// beside full-width punctuation (a value's edge is read outside its HTML tags); a value
+// that is a negative number ("-0.0178", "-12.5%") written with the minus sign "−".
+const HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
+const FULL_WIDTH = "，。、；：？！（）“”‘’「」『』《》【】…—";
+const IS_HAN = new RegExp(`^[${HAN}]$`, "u");
+const IS_FULL_WIDTH = new RegExp(`^[${FULL_WIDTH}]$`, "u");
+const CHINESE = new RegExp(`[${HAN}${FULL_WIDTH}]`, "u");
+const OPENS_LATIN = /^(?:[A-Za-z0-9(\['"]|[−+-][0-9])/;
+const CLOSES_LATIN = /[A-Za-z0-9)\]%'"]$/;
+const LETTER = /^[A-Za-z0-9]/;
+const LEADING_TAGS = /^(?:<[^<>]*>)+/;
+const TRAILING_TAGS = /(?:<[^<>]*>)+$/;
+// spacing._NEGATIVE_NUMBER: a number as Python writes it, a hyphen-minus for its sign.
+const NEGATIVE_NUMBER = /^-(?:[0-9][0-9,_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?%?$/;
+
+// spacing._chinese_minus, on a value's text and html: "−" for the sign of a negative number.
+function chineseMinus(piece) {
+  if (!NEGATIVE_NUMBER.test(piece.text)) return piece;
+  return { ...piece, text: `−${piece.text.slice(1)}`, html: piece.html.replace(/^-/, "−") };
+}
+
+// spacing._wants_space: true, false or null (as written); one of the two is a value.
+function wantsSpace(before, after, valueBefore) {
+  const last = before.slice(-1);
+  const first = after[0];
+  if (IS_FULL_WIDTH.test(last) || IS_FULL_WIDTH.test(first)) return false;
+  if (IS_HAN.test(last) && IS_HAN.test(first)) return false;
+  if (IS_HAN.test(last) && (valueBefore ? LETTER : OPENS_LATIN).test(after)) return true;
+  if (IS_HAN.test(first) && (valueBefore ? CLOSES_LATIN : LETTER).test(last)) return true;
+  return null;
+}
+
+// spacing._between: the spaces between two pieces ({text, value}), or null (as written).
+function between(left, right) {
+  if (!(left.value || right.value)) return null;
+  if ((left.value && left.text.endsWith(" ")) || (right.value && right.text.startsWith(" "))) {
+    return null;
+  }
+  const coreLeft = left.value ? left.text : left.text.replace(/ +$/, "");
+  const coreRight = right.value ? right.text : right.text.replace(/^ +/, "");
+  const edgeLeft = left.value ? coreLeft.replace(TRAILING_TAGS, "") : coreLeft;
+  const edgeRight = right.value ? coreRight.replace(LEADING_TAGS, "") : coreRight;
+  if (!edgeLeft || !edgeRight) return null;
+  const wants = wantsSpace(edgeLeft, edgeRight, left.value);
+  if (wants === null) return null;
+  const written = left.text.slice(coreLeft.length) + right.text.slice(0, right.text.length - coreRight.length);
+  return wants ? written || " " : "";
+}
+
+// The pieces ({text, html, value}) joined, spaced by the rule, which reads the texts:
+// the text, and the html (a piece's html, its literal spaces trimmed as its text's are).
+function spacedPieces(pieces) {
+  const text = [];
+  const html = [];
+  pieces.forEach((piece, index) => {
+    const gap = index ? between(pieces[index - 1], piece) : null;
+    let [pieceText, pieceHtml] = [piece.text, piece.html];
+    if (gap !== null) {
+      if (!pieces[index - 1].value) {
+        text.push(text.pop().replace(/ +$/, ""));
+        html.push(html.pop().replace(/ +$/, ""));
+      }
+      if (!piece.value) [pieceText, pieceHtml] = [pieceText.replace(/^ +/, ""), pieceHtml.replace(/^ +/, "")];
+      text.push(gap);
+      html.push(gap);
+    }
+    text.push(pieceText);
+    html.push(pieceHtml);
+  });
+  return { text: text.join(""), html: html.join("") };
+}
+
+// The pieces of a template, in order: literals (braces unescaped) and field names, each
+// name one of `fields`' keys.
+function templatePieces(template, fields) {
+  const pieces = [];
+  let literal = "";
+  const found = /\{\{|\}\}|\{([^{}]*)\}|[{}]/g;
+  let at = 0;
+  for (const match of template.matchAll(found)) {
+    literal += template.slice(at, match.index);
+    at = match.index + match[0].length;
+    if (match[0] === "{{" || match[0] === "}}") {
+      literal += match[0][0];
+      continue;
+    }
+    const name = match[1];
+    if (name === undefined) throw new RangeError(`a single '${match[0]}' in ${template}`);
     if (!/^\w+$/.test(name)) {
       throw new RangeError(`{${name}} in ${template}: only {name} placeholders are filled`);
     }
     if (!Object.hasOwn(fields, name)) throw new RangeError(`no value for {${name}} in ${template}`);
-    return String(fields[name]);
-  });
+    if (literal) pieces.push({ literal });
+    literal = "";
+    pieces.push({ name });
+  }
+  literal += template.slice(at);
+  if (literal) pieces.push({ literal });
+  return pieces;
+}
+
+// `template` filled as mapteach.i18n.tr fills a message, both as text (with `texts`) and
+// as HTML (the template escaped, with `htmls`, each field's HTML; the spacing read from
+// the texts): with no fields, the template as it is; else as Python's
+// template.format(**fields), each {name} String(fields[name]), "{{" and "}}" a brace, and
+// a Chinese template's values spaced by mapteach.i18n.spacing's rule. A {name} with no
+// field, a format spec ({ap:.4f}: format the value first, e.g. with formatFixed) or a
+// single brace is a RangeError naming it and the template (Python's KeyError or
+// ValueError), never a text shown half filled.
+export function fillBoth(template, texts = {}, htmls = texts) {
+  template = String(template);
+  if (!Object.keys(texts).length) return { text: template, html: escapeHtml(template) };
+  const pieces = templatePieces(template, texts).map((piece) => {
+    if (piece.literal !== undefined) {
+      return { text: piece.literal, html: escapeHtml(piece.literal), value: false };
+    }
+    return { text: String(texts[piece.name]), html: String(htmls[piece.name]), value: true };
+  }).filter((piece) => piece.text || !piece.value);
+  if (!CHINESE.test(template)) {
+    return { text: pieces.map((p) => p.text).join(""), html: pieces.map((p) => p.html).join("") };
+  }
+  return spacedPieces(pieces.map((piece) => (piece.value ? chineseMinus(piece) : piece)));
+}
+
+// `template` filled as mapteach.i18n.tr fills a message (see fillBoth): the text.
+export function fill(template, fields = {}) {
+  return fillBoth(template, fields).text;
 }
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
