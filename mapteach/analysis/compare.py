@@ -271,10 +271,10 @@ def compare_runs(
     >>> a = {"q1": {"a": 1.0, "x": 2.0}, "q2": {"b": 1.0}}
     >>> b = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"b": 1.0}}
     >>> compare_runs(qrels, a, b).per_query
-                A    B  delta
+                  A      B  delta
     query_id
-    q1        0.5  1.0    0.5
-    q2        1.0  1.0    0.0
+    q1       0.5000 1.0000 0.5000
+    q2       1.0000 1.0000 0.0000
     """
     check_choice(missing, MISSING, name="missing")
     judged, run_a, run_b = as_qrels(qrels), as_run(run_a), as_run(run_b)
@@ -357,8 +357,8 @@ def compare_systems(
     >>> compare_systems(table, baseline="base")[["p_randomization", "p_adjusted"]]
             p_randomization  p_adjusted
     system
-    x                 0.125        0.25
-    y                 1.000        1.00
+    x                0.1250      0.2500
+    y                1.0000      1.0000
     """
     _check_many(correction, test)
     if baseline not in per_query.columns:

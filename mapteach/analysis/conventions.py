@@ -344,7 +344,10 @@ def _sklearn(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     return (
         name,
         per_query,
-        N_("only the retrieved list: denominator r; a tied group shares one precision"),
+        N_(
+            "only the retrieved list: divides by the hits retrieved; a tied group shares one "
+            "precision"
+        ),
     )
 
 
@@ -366,7 +369,10 @@ def _torchmetrics(judged: dict, ranked: dict, common: list[str]) -> _Peer:
     return (
         "torchmetrics",
         values,
-        N_("only the retrieved list: denominator r; a query with no relevant document scores 0"),
+        N_(
+            "only the retrieved list: divides by the hits retrieved; a query with no relevant "
+            "document scores 0"
+        ),
     )
 
 
@@ -491,10 +497,10 @@ def audit_setups(
     >>> run = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"x": 1.0}}
     >>> audit = audit_setups(qrels, run, {}, {"no_relevant": "skip", "denominator": "retrieved"})
     >>> print(audit[["item", "setup_a", "setup_b", "map"]].round(4).to_string(index=False))
-           item  setup_a   setup_b  map
-          start        -         - 0.25
-    denominator relevant retrieved 0.50
-    no_relevant     zero      skip 1.00
+           item  setup_a   setup_b    map
+          start        -         - 0.2500
+    denominator relevant retrieved 0.5000
+    no_relevant     zero      skip 1.0000
     """
     unknown = (set(setup_a) | set(setup_b)) - set(CHECKLIST)
     if unknown:

@@ -339,10 +339,10 @@ def pool_bias(
     ...         "B": {"q1": {"d3": 2.0, "d1": 1.5, "d2": 1.0}}}
     >>> table = pool_bias(qrels, runs, outsider="B", depth=1)
     >>> table[["in_pool", "full", "pooled", "change"]].round(4)
-         in_pool    full  pooled  change
+         in_pool   full  pooled  change
     run
-    A       True  0.8333     1.0  0.1667
-    B      False  1.0000     0.5 -0.5000
+    A       True 0.8333  1.0000  0.1667
+    B      False 1.0000  0.5000 -0.5000
     >>> table.display().columns[-1]
     'Judged@1'
 

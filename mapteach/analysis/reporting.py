@@ -214,8 +214,8 @@ def best_by_measure(table: pd.DataFrame, *, tolerance: float = 1e-12) -> pd.Data
     >>> print(best_by_measure(table).to_string())
               best    tie  score
     measure
-    R@10     x = y   True    1.0
-    RR           x  False    1.0
+    R@10     x = y   True 1.0000
+    RR           x  False 1.0000
     """
     if table.empty:
         raise ValueError(tr("best_by_measure needs a table with at least one row and one column."))
@@ -269,8 +269,8 @@ def audit_costs(
     >>> costs = audit_costs(qrels, run, {}, {"no_relevant": "skip", "denominator": "retrieved"})
     >>> print(costs[["item", "cost_in_turn", "cost_alone"]].round(4).to_string(index=False))
            item  cost_in_turn  cost_alone
-    denominator          0.25        0.25
-    no_relevant          0.50        0.25
+    denominator        0.2500      0.2500
+    no_relevant        0.5000      0.2500
     """
     cumulative = audit_setups(qrels, run, setup_a, setup_b)
     base = float(cumulative["map"].iloc[0])

@@ -313,15 +313,17 @@ def _head_blind_spot() -> tuple[Values, str]:
         "after rank 100, give AP = {deep_ap:.4f} (at ranks 1-{n}: {top_ap:.4f}), so a list "
         "that is bad at the head cannot look good in AP from its tail alone. Yet two moves "
         "can cancel, as the article says: in a constructed pair, one relevant result slips "
-        "out of the top 3 while another climbs from the back to the middle; AP rises by only "
-        "{ap_gain:.4f} while P@3 falls by {p3_loss:.4f}. Report a head measure at the depth "
-        "users read (P@k, nDCG@k) beside MAP, as the article itself does in §6.2.",
+        "out of the top 3 while another climbs from the back to the middle; AP rises only from "
+        "{ap_before:.4f} to {ap_after:.4f} while P@3 falls by {p3_loss:.4f}. Report a head "
+        "measure at the depth users read (P@k, nDCG@k) beside MAP, as the article itself "
+        "does in §6.2.",
         n=len(_DEEP_RANKS),
         first=_DEEP_RANKS[0],
         last=_DEEP_RANKS[-1],
         deep_ap=deep_ap,
         top_ap=top_ap,
-        ap_gain=values["pair_ap_change"],
+        ap_before=ap["before"],
+        ap_after=ap["after"],
         p3_loss=-values["pair_p3_change"],
     )
 

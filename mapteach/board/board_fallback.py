@@ -154,7 +154,18 @@ def map_static_html(board: MultiQueryBoard) -> str:
     still = APBarsFigure(board.bar_labels, lang=board.lang)
     still.update(board.aps, board.map_value)
     rows = "".join(
-        f"<li>{escape(r.query_name)} — {r.labels}, R = {r.n_relevant}, AP = {r.ap:.4f}</li>"
+        "<li>{}</li>".format(
+            escape(
+                tr(
+                    "{query} — {labels}, R = {r}, AP = {ap:.4f}",
+                    lang=board.lang,
+                    query=r.query_name,
+                    labels=r.labels,
+                    r=r.n_relevant,
+                    ap=r.ap,
+                )
+            )
+        )
         for r in board.rankings
     )
     note = tr(

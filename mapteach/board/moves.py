@@ -57,9 +57,9 @@ def single_moves(labels: ArrayLike, *, n_relevant: int | None = None) -> pd.Data
     --------
     >>> from mapteach.board import single_moves
     >>> print(single_moves([0, 1]).to_string(index=False))  # gain: 1/1 - 1/2
-     from_rank  to_rank  ap  gain
-             1        2 1.0   0.5
-             2        1 1.0   0.5
+     from_rank  to_rank     ap   gain
+             1        2 1.0000 0.5000
+             2        1 1.0000 0.5000
     """
     y = as_labels(labels)
     r = as_n_relevant(n_relevant, int(y.sum()))
@@ -91,9 +91,9 @@ def best_single_moves(
     --------
     >>> from mapteach.board import best_single_moves
     >>> best_single_moves([[1, 0], [0, 1]], names=["easy", "hard"]).round(4)
-           ap  from_rank  to_rank  best_ap  map_gain
-    easy  1.0       <NA>     <NA>      1.0      0.00
-    hard  0.5          1        2      1.0      0.25
+             ap  from_rank  to_rank  best_ap  map_gain
+    easy 1.0000       <NA>     <NA>   1.0000    0.0000
+    hard 0.5000          1        2   1.0000    0.2500
     """
     totals = list(n_relevant) if n_relevant is not None else [None] * len(rankings)
     if not len(rankings) == len(names) == len(totals):

@@ -163,7 +163,7 @@ def _verdict(feedback: Feedback) -> dict[str, Any]:
 
 def _number_table(exercise: NumberExercise) -> dict[str, Any]:
     decimals = exercise.decimals
-    asked = asked_precision(decimals)
+    asked = asked_precision(decimals, fraction=exercise.fraction)
     hint = tr(exercise.hint)
     return {
         "truth": exercise.truth,

@@ -363,7 +363,7 @@ def _named_feedback(reading: _Reading, named: list[WrongAnswer]) -> Feedback:
     )
 
 
-def _truncated(reading: _Reading, truth: float) -> Feedback | None:
+def _truncated(reading: _Reading, truth: float, asked: str) -> Feedback | None:
     """The feedback on the truth cut off instead of rounded (``0.6666`` for 2/3), or None."""
     given = reading.given
     if given is None or given < min(2, reading.decimals) or truth < 0:
@@ -374,7 +374,7 @@ def _truncated(reading: _Reading, truth: float) -> Feedback | None:
         return None
     sentences = [ngettext(*CUT_OFF, given, answer=reading.shown)]
     if reading.under_precise:
-        sentences.append(tr(GIVE, asked=asked_precision(reading.decimals)))
+        sentences.append(tr(GIVE, asked=asked))
     return Feedback("incorrect", joined_sentences(sentences), mistakes=(TRUNCATED,))
 
 
@@ -386,6 +386,7 @@ def check_number(
     misconceptions: Sequence[WrongAnswer | tuple[Any, ...]] = (),
     hint: str = N_("Check your working, or open the solution."),
     measure: str | None = None,
+    fraction: bool = True,
 ) -> Feedback:
     """Judge a typed number by the module's rule (see the module docstring).
 
@@ -408,6 +409,10 @@ def check_number(
     measure : str, optional
         The measure asked (``"AP@3"``), when the answer is a measure of a ranking:
         such a measure lies in [0, 1], and an answer outside is told so.
+    fraction : bool, default True
+        Whether the exercise offers a fraction (``"2/3"``) besides decimals: False where
+        it asks for decimals only, and then no message offers one (a typed fraction is
+        still read).
 
     Returns
     -------
@@ -440,13 +445,17 @@ def check_number(
     ('final hit count in every numerator',)
     >>> print(check_number("0.28", 0.2815476))
     Right so far: give 4 decimals.
+    >>> print(check_number("", 0.5))
+    Type an answer: 4 decimals or a fraction such as 2/3.
+    >>> print(check_number("", 0.5, fraction=False))
+    Type an answer: 4 decimals.
     >>> print(check_number("abc", 0.5))
     Could not read "abc" as a number; type a decimal such as 0.5, a fraction such as 1/2, or a
     percentage such as 50%.
     """
     if decimals < 0:
         raise ValueError(tr("decimals must be >= 0; got {decimals}.", decimals=decimals))
-    asked = asked_precision(decimals)
+    asked = asked_precision(decimals, fraction=fraction)
     if answer is None or not str(answer).strip():
         return Feedback("empty", tr(EMPTY, asked=asked))
     try:
@@ -462,7 +471,7 @@ def check_number(
     named = [] if agrees_at(reading.value, truth, decimals) else _matched(misconceptions, reading)
     if named:
         return _named_feedback(reading, named)
-    return _truncated(reading, truth) or _unmatched(reading, truth, tr(hint), asked, measure)
+    return _truncated(reading, truth, asked) or _unmatched(reading, truth, tr(hint), asked, measure)
 
 
 def _unmatched(

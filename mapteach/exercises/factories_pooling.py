@@ -348,7 +348,7 @@ def _bpref_solution(data: Data, decimals: int) -> str:
         zip(data["ranking"], data["labels"], data["judged"], strict=True), start=1
     ):
         if label:
-            term = "1" if above == 0 else f"1 - {min(above, r)}/{denominator}"
+            term = "1" if above == 0 else f"1 − {min(above, r)}/{denominator}"
             rows.append({"rank": rank, "doc_id": doc, "n": above, tr("bpref term"): term})
         above += bool(judged and not label)
     terms = " + ".join(t if t == "1" else f"({t})" for t in (row[tr("bpref term")] for row in rows))

@@ -72,7 +72,7 @@ def _by_rank(ranks: np.ndarray) -> np.ndarray:
 
 
 def _grades_text(grades: np.ndarray) -> str:
-    return ", ".join(f"{g:g}" for g in grades)
+    return tr(", ").join(f"{g:g}" for g in grades)
 
 
 def _ndcg_mistake(

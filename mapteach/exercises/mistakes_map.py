@@ -222,8 +222,8 @@ _mistake(
     ("MAP",),
     _final_hits,
     N_(
-        "You put each list's final hit count in every term of its AP, as article 001 does for "
-        "its 0.48: {value}. At each relevant rank count only the hits so far: {right}."
+        "You put each list's final hit count in every term of its AP: {value}. At each "
+        "relevant rank count only the hits so far: {right}."
     ),
     _map_facts,
 )
@@ -261,7 +261,7 @@ def _gmap_facts(data: ExerciseData) -> dict[str, object]:
     truth = geometric_mean(_aps(queries))
     return {
         "q": len(queries),
-        "aps": ", ".join(exact_number(ap) for ap in _aps(queries)),
+        "aps": tr(", ").join(exact_number(ap) for ap in _aps(queries)),
         "product": product,
         "floor": f"{GM_FLOOR:g}",
         "right": f"GMAP = ({product})^(1/{len(queries)}) = {shown(truth)}",

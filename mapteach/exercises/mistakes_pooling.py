@@ -124,8 +124,8 @@ _pooled_mistake(
     lambda data: average_precision(_condensed(data), n_relevant=int(data["n_relevant"])),
     lambda data, value: tr(
         "{value} is AP over the condensed list (trec_eval -J, judged-only AP): the unjudged "
-        "documents removed, {labels}. That is another measure, one of notebook 14's remedies; "
-        "this exercise asks for plain AP, which keeps them, as not relevant.",
+        "documents removed, {labels}. That is another measure, one of the remedies of section 4 "
+        "of this notebook; this exercise asks for plain AP, which keeps them, as not relevant.",
         value=_shown(value),
         labels=_condensed(data),
     ),
@@ -249,7 +249,7 @@ class _Sum:
 
     @property
     def text(self) -> str:
-        terms = " + ".join("1" if a == 0 else f"(1 - {a}/{b})" for a, b in self.terms) or "0"
+        terms = " + ".join("1" if a == 0 else f"(1 − {a}/{b})" for a, b in self.terms) or "0"
         return f"({terms}) / {self.divisor}"
 
 

@@ -327,9 +327,9 @@ _ap_mistake(
     BOTH,
     _final_hits,
     N_(
-        "You put the final hit count, {h}, in every term: ({final_terms}) / {r} = {value}, as "
-        "article 001 does for its 0.48. At each relevant rank count only the hits so far: the "
-        "1st relevant result adds 1/rank, the 2nd 2/rank, and so on, so {right}."
+        "You put the final hit count, {h}, in every term: ({final_terms}) / {r} = {value}. "
+        "At each relevant rank count only the hits so far: the 1st relevant result adds "
+        "1/rank, the 2nd 2/rank, and so on, so {right}."
     ),
 )
 _ap_mistake(

@@ -436,7 +436,7 @@ class NumberExercise(Exercise):
     decimals : int, default 4
         The precision asked for; the answer box says it.
     fraction : bool, default True
-        Whether the answer box also offers a fraction (``"2/3"``); False where the prompt
+        Whether the answer box and the feedback offer a fraction (``"2/3"``); False where the prompt
         asks for decimals only (a measure with logarithms or roots). A typed fraction is
         read either way.
     hint : str, optional
@@ -497,7 +497,7 @@ class NumberExercise(Exercise):
                 tr("decimals must be >= 0; got {decimals}.", lang=lang, decimals=decimals)
             )
         self.truth = float(answer)
-        self.decimals = decimals
+        self.decimals, self.fraction = decimals, fraction
         self.hint = hint
         self.misconceptions = [
             wrong
@@ -572,6 +572,7 @@ class NumberExercise(Exercise):
                 misconceptions=self.misconceptions,
                 hint=self.hint,
                 measure=self.measure,
+                fraction=self.fraction,
             )
 
     def _show(self, answer: Any) -> str:

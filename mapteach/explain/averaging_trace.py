@@ -82,11 +82,11 @@ def trace_averaging(
     >>> from mapteach.explain import trace_averaging
     >>> table = trace_averaging({"q1": [1, 1, 0], "q2": [0, 1]}, 2, n_relevant={"q1": 4})
     >>> print(table.to_string())  # macro: (1 + 0.5) / 2, (0.5 + 1) / 2; micro: 3/4, 3/5
-          hits counted  R   P@2   R@2
-    q1       2       2  4  1.00  0.50
-    q2       1       2  1  0.50  1.00
-    macro                  0.75  0.75
-    micro    3       4  5  0.75  0.60
+          hits counted  R    P@2    R@2
+    q1       2       2  4 1.0000 0.5000
+    q2       1       2  1 0.5000 1.0000
+    macro                 0.7500 0.7500
+    micro    3       4  5 0.7500 0.6000
     """
     names = list(rankings)
     if not names:

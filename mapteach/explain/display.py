@@ -42,7 +42,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -50,8 +51,17 @@ import numpy as np
 import pandas as pd
 
 from mapteach.i18n import N_, get_language, language, tr
+from mapteach.i18n.spacing import MINUS
 
-__all__ = ["HEADERS", "MISSING", "ShownSeries", "ShownTable", "display_table", "shown_label"]
+__all__ = [
+    "HEADERS",
+    "MISSING",
+    "PRINTED_DIGITS",
+    "ShownSeries",
+    "ShownTable",
+    "display_table",
+    "shown_label",
+]
 
 #: Every header of every :class:`ShownTable` kind, and of the tables that are no kind
 #: (``evaluate``'s, ``pool``'s, a notebook's own): key -> message (English).
@@ -70,6 +80,14 @@ MISSING = N_("—")
 #: Every kind's label columns and text columns, for tables a notebook builds itself.
 _LABEL_COLUMNS: set[str] = set()
 _TEXT_COLUMNS: set[str] = set()
+#: How many decimals a printed table shows of a number it was not told to round: every
+#: score at the same precision, whatever its value (0.5000 beside 0.6667, never 0.5).
+PRINTED_DIGITS = 4
+#: The keys whose values are whole numbers (counts, grades and their gains): shown as
+#: whole numbers (50, not 50.0 or 50.0000) when every value of theirs is whole.
+_WHOLE_KEYS = frozenset(
+    {"count", "R", "retrieved", "rank", "hits", "queries", "documents", "gain", "ideal_gain"}
+)
 
 
 #: The keys of the tables that are no kind (``evaluate``, ``summarize``, ``pool``, a
@@ -216,6 +234,141 @@ def _shown_series(
     return series
 
 
+def _printed_number(value: float, digits: int) -> str:
+    """A number at ``digits`` decimals; outside English, its minus sign is "−" (U+2212)."""
+    text = f"{value:.{digits}f}"
+    return text if get_language() == "en" else text.replace("-", MINUS)
+
+
+def _printed_cell(value: Any, digits: int) -> Any:
+    if isinstance(value, (float, np.floating)) and not np.isnan(value):
+        return _printed_number(float(value), digits)
+    return value
+
+
+def _printable(shown: Any, digits: int) -> Any:
+    """A copy of ``shown`` whose mixed cells' numbers are text at ``digits``, for printing."""
+    if isinstance(shown, pd.Series):
+        if not pd.api.types.is_object_dtype(shown):
+            return pd.Series(shown)
+        cells = [_printed_cell(value, digits) for value in shown]
+        return pd.Series(cells, index=shown.index, name=shown.name, dtype=object)
+    frame = pd.DataFrame(shown.copy(deep=False))
+    for position in range(frame.shape[1]):
+        column = frame.iloc[:, position]
+        if pd.api.types.is_object_dtype(column):
+            frame.isetitem(position, column.map(lambda value: _printed_cell(value, digits)))
+    return frame
+
+
+@contextmanager
+def _printing(digits: int) -> Iterator[None]:
+    """Every float at ``digits`` decimals; a CJK character counted as two columns of text."""
+    with pd.option_context(
+        "display.float_format",
+        lambda value: _printed_number(value, digits),
+        "display.unicode.east_asian_width",
+        True,
+    ):
+        yield
+
+
+def _trimmed(text: str) -> str:
+    """Text without the blanks that wide-character alignment leaves at the ends of lines."""
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+class _Printed:
+    """What a display form does when it is printed: its numbers at one precision per table.
+
+    ``digits`` is the precision it was rounded to (None: :data:`PRINTED_DIGITS`).
+    """
+
+    _metadata: ClassVar[list[str]] = ["digits"]
+    digits: int | None = None
+
+    @property
+    def _decimals(self) -> int:
+        return PRINTED_DIGITS if self.digits is None else self.digits
+
+    def _printable(self) -> Any:
+        return _printable(self, self._decimals)
+
+    def __repr__(self) -> str:
+        with _printing(self._decimals):
+            return _trimmed(repr(self._printable()))
+
+    def _repr_html_(self) -> str | None:
+        with _printing(self._decimals):
+            printable: Any = self._printable()
+            if isinstance(printable, pd.Series):
+                printable = printable.to_frame()
+            return printable._repr_html_()
+
+    def to_string(self, *args: Any, **kwargs: Any) -> Any:
+        """As pandas' ``to_string``, numbers at one precision, aligned for Chinese."""
+        with _printing(self._decimals):
+            text = self._printable().to_string(*args, **kwargs)
+        return _trimmed(text) if isinstance(text, str) else text
+
+
+class ShownFrame(_Printed, pd.DataFrame):
+    """A display form (a DataFrame) printed with its numbers at one precision.
+
+    Any pandas operation on it gives a plain DataFrame.
+    """
+
+    @property
+    def _constructor(self) -> Any:
+        return pd.DataFrame
+
+    def to_html(self, *args: Any, **kwargs: Any) -> Any:
+        """As :meth:`pandas.DataFrame.to_html`, numbers at one precision."""
+        with _printing(self._decimals):
+            return self._printable().to_html(*args, **kwargs)
+
+
+class ShownValues(_Printed, pd.Series):
+    """A display form (a Series) printed with its numbers at one precision."""
+
+    @property
+    def _constructor(self) -> Any:
+        return pd.Series
+
+    @property
+    def _constructor_expanddim(self) -> Any:
+        return pd.DataFrame
+
+
+def _counts_whole(shown: Any, keys: list[Any]) -> None:
+    """The whole-number floats of the count columns (:data:`_WHOLE_KEYS`) as integers."""
+    for position, key in enumerate(keys):
+        if key not in _WHOLE_KEYS:
+            continue
+        column = shown.iloc[:, position]
+        if pd.api.types.is_float_dtype(column) and column.dropna().map(float.is_integer).all():
+            cells = [value if np.isnan(value) else int(value) for value in column]
+            shown.isetitem(position, pd.Series(cells, index=column.index, dtype=object))
+
+
+def _whole_counts_of_series(shown: pd.Series, keys: list[Any]) -> pd.Series:
+    """A series' counts (``keys`` in :data:`_WHOLE_KEYS`), when whole, as integers."""
+    counts = [
+        isinstance(value, float) and value.is_integer() and key in _WHOLE_KEYS
+        for key, value in zip(keys, shown, strict=True)
+    ]
+    if not any(counts):
+        return shown
+    cells = [int(value) if count else value for value, count in zip(shown, counts, strict=True)]
+    return pd.Series(cells, index=shown.index, name=shown.name, dtype=object)
+
+
+def _as_printed(shown: Any, digits: int | None) -> Any:
+    printed: Any = ShownFrame(shown) if isinstance(shown, pd.DataFrame) else ShownValues(shown)
+    object.__setattr__(printed, "digits", digits)
+    return printed
+
+
 def display_table(
     table: Frame,
     headers: Mapping[str, str] | None = None,
@@ -246,7 +399,9 @@ def display_table(
     Returns
     -------
     pandas.DataFrame or pandas.Series
-        A plain pandas object (not a :class:`ShownTable`), for any renderer.
+        A pandas object (not a :class:`ShownTable`: any operation on it gives a plain
+        one) that prints every number at one precision, ``digits`` (default
+        :data:`PRINTED_DIGITS`), and aligns its plain text for Chinese.
 
     Examples
     --------
@@ -263,7 +418,11 @@ def display_table(
     >>> shown.index.name, shown.columns.tolist()
     ('查询', ['AP', '相关文档数 R', '检索到的文档数'])
     >>> display_table(pd.Series({"AP": float("nan"), "R": 0.0}), digits=4).tolist()
-    ['—', 0.0]
+    ['—', 0]
+    >>> print(display_table(pd.DataFrame({"P@3": [0.5, 2 / 3], "R": [2.0, 3.0]}), digits=4))
+          P@3  R
+    0  0.5000  2
+    1  0.6667  3
     """
     kind: Any = table if isinstance(table, (ShownTable, ShownSeries)) else None
     if headers is None:
@@ -273,8 +432,11 @@ def display_table(
     with language(lang):
         if isinstance(table, pd.DataFrame):
             shown: Any = _shown_frame(table, headers, labels, texts)
+            _counts_whole(shown, list(table.columns))
         else:
-            shown = _shown_series(table, headers, labels, texts)
+            shown = _whole_counts_of_series(
+                _shown_series(table, headers, labels, texts), list(table.index)
+            )
     if digits is not None:
         with language(lang):
             if isinstance(shown, pd.DataFrame):
@@ -283,6 +445,7 @@ def display_table(
                     shown.isetitem(position, column.to_numpy())
             else:
                 shown = _marked(_rounded(shown, digits))
+    shown = _as_printed(shown, digits)
     shown.attrs = dict(table.attrs)
     return shown
 
@@ -310,7 +473,7 @@ class _Kind:
 
         Headers, label values and text in the current language (or ``lang``),
         floats rounded to ``digits`` and NaN shown as :data:`MISSING` (None: as they
-        are); a plain pandas object.
+        are); a pandas object printed at one precision (see :func:`display_table`).
         """
         table: Any = self
         return display_table(table, lang=lang, digits=digits)

@@ -63,7 +63,7 @@ def glossary_table(*, lang: str | None = None) -> pd.DataFrame:
     >>> glossary_table(lang="zh").loc["AP"].iloc[:2].tolist()
     ['average precision (AP)', '平均精度']
     >>> list(table.index[:2])
-    ['P@k', 'relevant document']
+    ['measure', 'P@k']
     >>> print(table.loc["recall", "formula"])
     $R@k = \\frac{\\text{relevant results in the top } k}{R}$
     >>> print(glossary_table(lang="zh").loc["recall", "公式"])

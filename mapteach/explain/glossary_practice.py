@@ -311,16 +311,18 @@ PRACTICE_TERMS: dict[str, Term] = {
     ),
     "Benjamini-Hochberg": Term(
         N_("Benjamini–Hochberg (false discovery rate)"),
-        "错误发现率",
-        ("Benjamini–Hochberg", "Benjamini-Hochberg", "FDR"),
+        "Benjamini–Hochberg 校正",
+        ("Benjamini–Hochberg", "Benjamini-Hochberg", "BH 校正", "FDR 校正"),
         (),
         r"p^{\mathrm{BH}}_{(i)} = \min_{j \ge i} \min\bigl(1, \tfrac{m}{j}\, p_{(j)}\bigr)",
         _COMPARING,
         N_(
             "Adjusts m p-values so that the expected share of false positives among the "
-            "results called significant (the false discovery rate) stays at or below the level."
+            "results called significant, the false discovery rate (FDR), stays at or below "
+            "the level."
         ),
-        r"\bBenjamini\b|\bHochberg\b|\bfalse discovery rates?\b|\bFDR\b",
+        # the procedure, not the rate it controls (错误发现率, FDR): the rate has no entry
+        r"\bBenjamini\b|\bHochberg\b|\bBH correction\b|\bFDR correction\b",
     ),
     "Tukey HSD": Term(
         N_("Tukey HSD"),

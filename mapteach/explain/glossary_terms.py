@@ -38,6 +38,21 @@ _AVERAGING = "04_mean_average_precision"
 
 #: The measures' terms, longer phrases first.
 _MEASURE_TERMS: dict[str, Term] = {
+    "measure": Term(
+        N_("measure"),
+        "指标",
+        ("评价指标",),
+        ("度量",),
+        r"M_q = f(\text{ranked list of } q,\ \text{qrels of } q)",
+        "00_start_here",
+        N_(
+            "A number computed from a query's ranked list and its relevance judgments that "
+            "says how good the ranking is (AP, P@k, nDCG); the workbook says measure and "
+            "metric alike."
+        ),
+        r"\bmeasures?\b(?! (?:the|size)\b)",
+        formula_zh=r"M_q = f(q \text{ 的排序列表},\ q \text{ 的 qrels})",
+    ),
     _INFAP: Term(
         N_("inferred average precision (infAP)"),
         "推断平均精度",
@@ -354,7 +369,10 @@ _MEASURE_TERMS: dict[str, Term] = {
         r"\mathrm{Hit}@k = \begin{cases} 1 & \text{a relevant result in the top } k \\ "
         r"0 & \text{otherwise} \end{cases}",
         _MEASURES,
-        N_("Whether the top k hold at least one relevant result; its mean is the hit rate."),
+        N_(
+            "1 when the top k hold at least one relevant result, else 0; the hit rate is the "
+            "same measure, a name mostly given to its mean over the queries."
+        ),
         r"\bhit@k\b|\bhit rate\b",
         formula_zh=(
             r"\mathrm{Hit}@k = \begin{cases} 1 & \text{前 } k \text{ 位中至少有一个相关文档} \\ 0 "
@@ -366,8 +384,8 @@ _MEASURE_TERMS: dict[str, Term] = {
         _BPREF,
         (),
         (),
-        r"\mathrm{bpref} = \frac{1}{R}\sum_{r} \Bigl(1 - "
-        r"\frac{\min(|n \text{ above } r|, R)}{\min(R, N)}\Bigr)",
+        r"\mathrm{bpref} = \frac{1}{R}\sum_{r} \Bigl(1 - \frac{\min(\text{judged non-relevant "
+        r"above } r,\ R)}{\min(R, N)}\Bigr)",
         _POOLING,
         N_(
             "Judged documents only: each retrieved relevant result loses the judged "
@@ -376,8 +394,8 @@ _MEASURE_TERMS: dict[str, Term] = {
         ),
         r"\bbpref\b",
         formula_zh=(
-            r"\mathrm{bpref} = \frac{1}{R}\sum_{r} \Bigl(1 - \frac{\min(|\text{排在 } r \text{ "
-            r"之前的 } n|, R)}{\min(R, N)}\Bigr)"
+            r"\mathrm{bpref} = \frac{1}{R}\sum_{r} \Bigl(1 - \frac{\min(\text{排在 } r \text{ "
+            r"之前的已标注不相关文档数},\ R)}{\min(R, N)}\Bigr)"
         ),
     ),
     "condensed list": Term(

@@ -100,11 +100,11 @@ def trace_ndcg(
     >>> columns = ["rank", "gain", "discount", "running_dcg", "ideal_gain", "running_ndcg"]
     >>> print(table[columns].head(5).round(4).to_string(index=False))
      rank  gain  discount  running_dcg  ideal_gain  running_ndcg
-        1   1.0    1.0000       1.0000         3.0        0.3333
-        2   3.0    1.5850       2.8928         1.0        0.7967
-        3   0.0    2.0000       2.8928         1.0        0.7003
-        4   0.0    2.3219       2.8928         1.0        0.6342
-        5   1.0    2.5850       3.2796         0.0        0.7190
+        1     1    1.0000       1.0000           3        0.3333
+        2     3    1.5850       2.8928           1        0.7967
+        3     0    2.0000       2.8928           1        0.7003
+        4     0    2.3219       2.8928           1        0.6342
+        5     1    2.5850       3.2796           0        0.7190
     >>> round(table.attrs["ndcg"], 4)  # DCG@10 / IDCG@10
     0.7881
     """
@@ -260,7 +260,7 @@ def explain_ndcg(
     dcg_terms, dcg_latex = _dcg_terms(table["rank"], table["gain"])
     idcg_terms, idcg_latex = _dcg_terms(table["rank"], table["ideal_gain"])
     dcg, idcg = f"{attrs['dcg']:.{decimals}f}", f"{attrs['idcg']:.{decimals}f}"
-    ideal_gains = ", ".join(f"{v:g}" for v in table["ideal_gain"] if v > 0)
+    ideal_gains = tr(", ").join(f"{v:g}" for v in table["ideal_gain"] if v > 0)
     cut = "" if k is None else f"@{k}"
     width = len(f"IDCG{cut}")
     lines = [

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import pandas as pd
-
+from mapteach.explain.display import ShownTable
 from mapteach.i18n import tr
 from mapteach.metrics.names import Labels, parse_measure
 
-__all__ = ["score_table"]
+__all__ = ["ScoreTable", "score_table"]
+
+
+class ScoreTable(ShownTable):
+    """Rankings scored on measures: measure names are names, shown as they are."""
 
 
 def score_table(
@@ -17,7 +20,7 @@ def score_table(
     measures: Sequence[str],
     *,
     n_relevant: int | Mapping[str, int] | None = None,
-) -> pd.DataFrame:
+) -> ScoreTable:
     """Score several named rankings on several measures, one row per ranking.
 
     Introduced in ``01_why_order_matters``.
@@ -33,8 +36,9 @@ def score_table(
 
     Returns
     -------
-    pandas.DataFrame
-        Indexed by ranking name, one column per measure, named as given.
+    ScoreTable
+        A DataFrame indexed by ranking name, one column per measure, named as given,
+        printed with every score at four decimals.
 
     Raises
     ------
@@ -46,10 +50,10 @@ def score_table(
     --------
     >>> from mapteach import score_table
     >>> table = score_table({"A": [1, 1, 0, 0, 0], "B": [0, 0, 0, 1, 1]}, ["P@5", "R@5", "AP"])
-    >>> print(table.round(3).to_string())
-       P@5  R@5     AP
-    A  0.4  1.0  1.000
-    B  0.4  1.0  0.325
+    >>> print(table.round(4).to_string())
+          P@5     R@5      AP
+    A  0.4000  1.0000  1.0000
+    B  0.4000  1.0000  0.3250
     """
     if not rankings or not measures:
         raise ValueError(tr("score_table needs at least one ranking and one measure."))
@@ -61,4 +65,4 @@ def score_table(
             rows[name] = [measure.score(labels, n_relevant=r) for measure in parsed]
         except (TypeError, ValueError) as error:
             raise type(error)(tr("ranking {name!r}: {error}", name=name, error=error)) from None
-    return pd.DataFrame.from_dict(rows, orient="index", columns=list(measures))
+    return ScoreTable.from_dict(rows, orient="index", columns=list(measures))

@@ -60,8 +60,8 @@ The lead lists the disagreements, and decides each one:
 >>> files = [judgments_file(name, folder) for name in plan]
 >>> adjudication = adjudicate(files, decisions=folder / "decisions.jsonl")
 >>> adjudication.table[["query", "doc", "ada", "bo", "chen", "decided"]]
-       query doc  ada    bo  chen  decided
-0   劳动仲裁赔偿标准  r6    2  <NA>     0    False
+                query doc  ada    bo  chen  decided
+0    劳动仲裁赔偿标准  r6    2  <NA>     0    False
 1  竞业限制补偿金标准  j4    1     2  <NA>    False
 >>> try:
 ...     merged_qrels(files, folder / "decisions.jsonl", folder / "merged.qrels")
@@ -81,9 +81,9 @@ Where everyone stands (kappas of relevant / not relevant calls):
 >>> print(judging_status(folder).round(2).to_string())
            assigned  judged  blind_agreement_reference  agreement_others  to_recheck
 annotator
-ada               2       2                       1.00              0.78           0
-bo                2       2                       0.89              0.89           1
-chen              2       2                       0.89              0.89           1
+ada               2       2                     1.0000            0.7800           0
+bo                2       2                     0.8900            0.8900           1
+chen              2       2                     0.8900            0.8900           1
 """
 
 from __future__ import annotations

@@ -127,7 +127,7 @@ def checked_rows(
     if bad:
         row = bad[0]
         item = items[row]
-        shown = repr(item) if isinstance(item, str) else str(item)
+        shown = where.quoted(item) if isinstance(item, str) else str(item)
         rule = parse_number(item, integer)[1]
         raise where.value(row, shown, query.text(row), doc.text(row), rule)
     check_unique_documents(query, doc, where)

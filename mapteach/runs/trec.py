@@ -122,7 +122,7 @@ class RowNames:
     >>> lines = RowNames("run.txt", "run", "line", lambda at: (at + 1).tolist())
     >>> lines.rows(np.array([2, 8]))
     'lines 3, 9'
-    >>> print(lines.value(0, "'high'", "q1", "d1", "a finite number"))
+    >>> print(lines.value(0, RowNames.quoted("high"), "q1", "d1", "a finite number"))
     run.txt, line 1: score 'high' of query 'q1', document 'd1' is not a finite number.
     """
 
@@ -134,18 +134,23 @@ class RowNames:
         numbers = tr(", ").join(map(str, self.names(rows)))
         return ngettext(*UNITS[self.unit], len(rows), numbers=numbers)
 
+    @staticmethod
+    def quoted(text: object) -> str:
+        """``text`` in the quotes of the language shown: 'q1', or “q1” in Chinese."""
+        return tr("'{text}'", text=text)
+
     def value(self, row: int, shown: str, query: Any, doc: Any, rule: str) -> ValueError:
-        """The error for a bad grade or score; ``shown`` is its text's ``repr`` or a number."""
+        """The error for a bad grade or score; ``shown`` is its text :meth:`quoted`, or a
+        number."""
         return ValueError(
             tr(
-                "{source}, {rows}: {field} {shown} of query {query!r}, document {doc!r} is not "
-                "{rule}.",
+                "{source}, {rows}: {field} {shown} of query {query}, document {doc} is not {rule}.",
                 source=self.source,
                 rows=self.rows(np.array([row])),
                 field=tr(SHOWN_NAMES[TREC_KINDS[self.what][1]]),
                 shown=shown,
-                query=query,
-                doc=doc,
+                query=self.quoted(query),
+                doc=self.quoted(doc),
                 rule=tr(rule),
             )
         )
@@ -170,7 +175,7 @@ def _values_from_text(
         if bad:
             row = int(np.flatnonzero(np.isin(distinct.codes, bad))[0])
             text, rule = distinct.text(row), parsed[distinct.codes[row]][1]
-            raise where.value(offset + row, repr(text), *ids_of(offset + row), rule)
+            raise where.value(offset + row, where.quoted(text), *ids_of(offset + row), rule)
         return np.array([value for value, _ in parsed], dtype=np.int64)[distinct.codes]
     values = parse_scores(texts)
     if values is not None:
@@ -180,7 +185,7 @@ def _values_from_text(
         text = item.decode()
         number, rule = parse_number(text, False)
         if number is None:
-            raise where.value(offset + row, repr(text), *ids_of(offset + row), rule)
+            raise where.value(offset + row, where.quoted(text), *ids_of(offset + row), rule)
         values[row] = number
     return values
 

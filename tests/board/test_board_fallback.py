@@ -100,3 +100,13 @@ def test_a_map_board_and_a_printout_carry_their_lists():
     html = readout_fallback(readout)
     assert state_of(html)["model"]["kind"] == "map"
     assert static_part(html) == readout.html + "</div></div>"
+
+
+def test_a_chinese_map_board_lists_each_query_in_chinese_punctuation():
+    board = MultiQueryBoard("003_abc", lang="zh")
+    listed = re.findall(r"<li>(.*?)</li>", static_part(map_board_fallback(board)))
+    assert len(listed) == len(board.rankings)
+    for line, ranking in zip(listed, board.rankings, strict=True):
+        expected = f"{ranking.labels}，R = {ranking.n_relevant}，AP = {ranking.ap:.4f}"
+        assert line.endswith(expected), line
+        assert " — " not in line and ", R" not in line, line

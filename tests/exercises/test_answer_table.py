@@ -94,6 +94,15 @@ def test_the_fixed_sentences_are_what_check_says(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_decimals_only_table_says_what_check_says(lang):
+    exercise = NumberExercise("nDCG?", 0.5249, [], "s", fraction=False, lang=lang)
+    table = answer_table(exercise)
+    assert table["asked"] == exercise.placeholder
+    assert table["said"]["empty"]["text"] == exercise.check("").message
+    assert table["said"]["not_quite"]["text"] == exercise.check("0.0123").message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_templates_filled_give_checks_messages(lang):
     exercise = ap_exercise(lang)
     table = answer_table(exercise)

@@ -237,6 +237,19 @@ def test_the_truth_cut_off_is_named_and_told_to_round():
     assert check_number("0.29", 0.29).correct  # 0.29 x 100 is 28.999999999999996
 
 
+@pytest.mark.parametrize("lang, fraction", [("en", "a fraction"), ("zh", "分数")])
+def test_decimals_only_messages_never_offer_a_fraction(lang, fraction):
+    typed = {"empty": "", "give": "0.66", "not quite": "0.0123", "outside": "7"}
+    for offered in (True, False):
+        with language(lang):
+            said = {
+                case: check_number(answer, 2 / 3, measure="AP", fraction=offered).message
+                for case, answer in typed.items()
+            }
+        for case, message in said.items():
+            assert (fraction in message) == offered, (lang, case, message)
+
+
 def test_a_measure_is_said_to_lie_between_0_and_1():
     for typed in ("-0.5833", "1,5", "150%"):
         feedback = check_number(typed, 7 / 12, measure="AP@3")

@@ -99,7 +99,7 @@ def test_bpref_is_trec_evals_and_the_exercise_keeps_its_data():
     assert paper.misconception == "n divided by R (Buckley and Voorhees' paper)"
     assert paper.convention
     assert "1 - min(n, R)/min(R, N)" in exercise.prompt
-    assert "bpref = (1 + (1 - 1/3) + (1 - 2/3)) / 4 = 0.5000" in exercise.solution
+    assert "bpref = (1 + (1 − 1/3) + (1 − 2/3)) / 4 = 0.5000" in exercise.solution
 
 
 def test_bpref_refuses_judgments_with_nothing_relevant():

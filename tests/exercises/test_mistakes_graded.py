@@ -7,6 +7,7 @@ import math
 import pytest
 
 from mapteach.exercises.mistakes import wrong_answers
+from mapteach.i18n import language
 
 GRADES = [1, 3, 0, 0, 1, 0, 0, 1, 0, 0]  # notebook 05's graded model B
 IDEAL = [3, 2, 1, 1, 1, 0, 0]  # a grade-2 document the list missed
@@ -73,6 +74,12 @@ def test_explanations_use_the_learners_numbers_and_name_conventions():
     assert "Järvelin and Kekäläinen" in (
         found["discount log2(rank), rank 1 undiscounted"].explanation
     )
+
+
+def test_grades_in_chinese_are_listed_with_the_enumeration_comma():
+    with language("zh"):
+        ideal = _found(5)["ideal ranking from the retrieved list only"].explanation
+    assert "（等级 3、1、1、1）" in ideal and "等级 3、2、1、1、1" in ideal, ideal
 
 
 def test_natural_logarithms_are_no_mistake():

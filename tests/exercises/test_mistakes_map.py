@@ -8,6 +8,7 @@ import pytest
 
 from mapteach.exercises.mistakes import wrong_answers
 from mapteach.exercises.mistakes_map import queries_of
+from mapteach.i18n import language
 from tests.reference import reference_ap
 
 
@@ -72,6 +73,9 @@ def test_gmap():  # 13.2: one relevant document each, at ranks 2, 1, 4 and nowhe
     )  # the product, 1.25e-06, is 0.0000 too: forgetting the floor explains that answer
     explanation = wrong_answers("GMAP", data, truth)[0].explanation
     assert "0.5, 1, 0.25, 0" in explanation
+    with language("zh"):
+        explanation = wrong_answers("GMAP", data, truth)[0].explanation
+    assert "（0.5、1、0.25、0）" in explanation  # the Chinese list separator, as in the prompt
 
 
 def test_gmap_without_a_failed_query_offers_the_product_mistakes():

@@ -99,8 +99,8 @@ def test_bpref_mistakes_and_the_papers_convention():
         "n divided by R (Buckley and Voorhees' paper)"
     ]
     paper = found["n divided by R (Buckley and Voorhees' paper)"].explanation
-    assert "(1 + (1 - 1/4) + (1 - 2/4)) / 4 = 0.5625" in paper
-    assert "(1 + (1 - 1/3) + (1 - 2/3)) / 4 = 0.5000" in paper
+    assert "(1 + (1 − 1/4) + (1 − 2/4)) / 4 = 0.5625" in paper
+    assert "(1 + (1 − 1/3) + (1 − 2/3)) / 4 = 0.5000" in paper
 
 
 def test_bpref_caps_n_at_r():

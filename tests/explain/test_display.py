@@ -76,3 +76,57 @@ def test_a_series_shows_its_missing_numbers_as_the_mark():
 
     series = pd.Series({"AP": float("nan"), "MAP": 0.123456})
     assert display_table(series, lang="zh", digits=4).tolist() == [tr(MISSING, lang="zh"), 0.1235]
+
+
+def _width(line):
+    """A line's width on screen: a wide (CJK) character takes two columns."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
+
+
+def test_every_score_in_a_printed_table_has_four_decimals():
+    """0.5000 beside 0.6667, 1.0000 beside 0.3250: never 0.5 or 1.0 for a score."""
+    from mapteach import score_table
+
+    rankings = {"A": [1, 1, 0, 0, 0], "B": [0, 0, 0, 1, 1]}
+    table = score_table(rankings, ["P@5", "R@5", "AP"]).round(4)
+    expected = {"A": [2 / 5, 1.0, 1.0], "B": [2 / 5, 1.0, (1 / 4 + 2 / 5) / 2]}
+    for lang in ("en", "zh"):
+        with language(lang):
+            lines = table.to_string().splitlines()[1:]
+            html = table._repr_html_()
+        for line, (name, scores) in zip(lines, expected.items(), strict=True):
+            assert line.split() == [name] + [f"{score:.4f}" for score in scores]
+        assert all(f"<td>{score:.4f}</td>" in html for score in expected["B"])
+
+
+def test_a_count_shown_once_rounded_is_a_whole_number():
+    deltas = pd.Series([0.5, -0.25, 0.125, 0.0, 1 / 3])
+    with language("zh"):
+        shown = display_table(deltas.describe().to_frame("AP").T, digits=4)
+        header, row = shown.to_string().splitlines()
+        count = tr("count")
+    assert header.split()[0] == count and row.split()[1] == str(len(deltas))
+    assert row.split()[2] == f"{deltas.mean():.4f}"
+
+
+def test_a_plain_text_table_with_chinese_lines_up():
+    table = pd.DataFrame(
+        {"query": ["查询 1（五个文档）", "查询 2"], "AP": [7 / 12, 0.75]},
+    )
+    with language("zh"):
+        lines = display_table(table, digits=4).to_string(index=False).splitlines()
+    assert len({_width(line) for line in lines}) == 1
+    scores = [f"{ap:.4f}" for ap in (7 / 12, 0.75)]
+    assert all(line.endswith(score) for line, score in zip(lines[1:], scores, strict=True))
+
+
+def test_a_negative_number_printed_in_chinese_has_the_minus_sign():
+    table = pd.DataFrame({"AP": [0.3056], "change": [-0.3056]})
+    printed = {}
+    for lang in ("en", "zh"):
+        with language(lang):
+            printed[lang] = display_table(table, digits=4).to_string(index=False)
+    assert printed["en"].split()[-2:] == ["0.3056", "-0.3056"]
+    assert printed["zh"].split()[-2:] == ["0.3056", "\u22120.3056"]

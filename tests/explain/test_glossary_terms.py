@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from mapteach.explain.glossary_terms import TERMS, ruled_out_variants
+from mapteach.i18n import tr
 
 
 @pytest.mark.parametrize("key", list(TERMS))
@@ -61,3 +62,31 @@ def test_a_ruled_out_name_inside_an_accepted_one_or_accepted_elsewhere_is_not_fo
 def test_a_text_that_is_not_a_str_is_named_in_the_error():
     with pytest.raises(TypeError, match="must be a str, not list"):
         ruled_out_variants(["精度"])
+
+
+def test_a_measure_is_a_noun_named_zhibiao_never_duliang():
+    measure = TERMS["measure"]
+    assert measure.zh == "指标" and _names("这个度量只看前 10 位") == ["度量"]
+    assert measure.named_in("score_table needs one measure") and measure.named_in("two measures")
+    assert not measure.named_in("P@k measures the share of relevant results")
+    assert not measure.named_in("a p-value measures size") and not measure.named_in("ir_measures")
+
+
+def test_a_correction_is_named_as_a_correction_not_as_the_rate_it_controls():
+    for key in ("Holm", "Benjamini-Hochberg"):
+        assert TERMS[key].zh.endswith(" 校正"), key
+    bh = TERMS["Benjamini-Hochberg"]
+    assert "错误发现率" not in bh.zh_names and bh.named_in("Benjamini–Hochberg at level 0.05")
+    assert not bh.named_in("FDR: the share of false alarms among the significant pairs")
+
+
+def test_bpref_names_what_it_counts_above_each_relevant_document_in_both_editions():
+    bpref = next(term for term in TERMS.values() if term.english.startswith("bpref"))
+    assert "judged non-relevant above } r" in bpref.formula
+    assert "排在 } r \\text{ 之前的已标注不相关文档数" in bpref.formula_zh
+
+
+def test_hit_at_k_s_other_name_is_the_same_measure_in_its_note():
+    hit = TERMS["Hit@k"]
+    assert hit.zh_also == ("命中率",) and "the hit rate is the same measure" in hit.note
+    assert "命中率是同一个指标" in tr(hit.note, lang="zh")

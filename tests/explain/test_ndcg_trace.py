@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from mapteach import get_example, ndcg_at_k
 from mapteach.explain.ndcg_trace import LINE_WIDTH, NDCG_TRACE_COLUMNS, explain_ndcg, trace_ndcg
+from mapteach.i18n import language
 from mapteach.metrics.options import GAINS
 
 #: Article 001's models A and B with grades, as notebook 05 grades them for illustration
@@ -205,3 +206,9 @@ def test_explanation_forms():
     assert explanation.value == ndcg_at_k([1, 0, 2], 3)
     with pytest.raises(ValueError, match="decimals must be an integer >= 0; got -1"):
         explain_ndcg([1], decimals=-1)
+
+
+def test_the_ideal_gains_in_chinese_are_listed_with_the_enumeration_comma():
+    with language("zh"):
+        note = explain_ndcg([0, 2, 3, 0, 1], k=3, ideal=[3, 2, 2, 1]).note
+    assert note.endswith("增益为 3、2、2。"), note

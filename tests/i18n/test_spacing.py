@@ -98,5 +98,5 @@ def test_tr_writes_a_negative_number_with_the_minus_sign_in_chinese_only() -> No
         "Significance: p = 0.03. Size: MAP -0.0178 (-5.0%). Report both."
     )
     assert tr(message, lang="zh", **fields) == (
-        "显著性：p = 0.03。大小：MAP −0.0178（−5.0%）。两者都要报告。"
+        "显著性：p = 0.03。差距大小：MAP −0.0178（−5.0%）。两者都要报告。"
     )

@@ -76,7 +76,7 @@ def test_ndcg_and_rr_explanations_speak_chinese():
         ndcg = explain_ndcg([1, 3, 0, 0, 1], k=5)
         rr, none = explain_rr([0, 0, 1]), explain_rr([0, 0, 1], k=2)
     assert ndcg.value == explain_ndcg([1, 3, 0, 0, 1], k=5).value
-    assert _chinese(ndcg.note) and "log2" in ndcg.note and "3, 1, 1" in ndcg.note
+    assert _chinese(ndcg.note) and "log2" in ndcg.note and "3、1、1" in ndcg.note
     assert str(rr) == "RR = 1/3 = 0.3333" and _chinese(rr.note) and "3" in rr.note
     assert str(none).startswith("RR@2 = 0") and _chinese(none) and "2" in none.note
 
@@ -152,12 +152,15 @@ def test_examples_table_shows_chinese_headers_and_keeps_english_keys():
     same_values(shown.iloc[:, 1:], table.iloc[:, 1:])
 
 
-def test_english_tables_print_as_they_always_have():
+def test_english_tables_print_their_keys_and_every_number_at_four_decimals():
     table = examples_table()
     plain = pd.DataFrame(table)
-    assert repr(table) == repr(plain)
-    assert table.to_string(index=False) == plain.to_string(index=False)
-    assert table._repr_html_() == plain._repr_html_()
+    printed = table.to_string(index=False)
+    assert printed.splitlines()[0].split() == list(plain.columns)
+    column = list(plain.columns).index("computed")
+    computed = [line.split()[column] for line in printed.splitlines()]
+    assert computed[1:] == [f"{value:.4f}" for value in plain["computed"]]
+    assert all(f"{value:.4f}" in table._repr_html_() for value in plain["computed"])
     trace = trace_ap([1, 0, 1]).round(4)
     assert list(trace.columns) == list(TRACE_COLUMNS)
     assert trace.to_string(index=False).split("\n")[0].split() == list(TRACE_COLUMNS)
@@ -167,7 +170,7 @@ def test_trace_headers_translate_every_trace_column_and_keep_the_data():
     table = trace_ap([1, 0, 1], k=2)
     assert set(TRACE_HEADERS) >= set(TRACE_COLUMNS) | set(trace_rr([1]).columns)
     english = trace_headers(table)
-    assert list(english.columns)[-1] == "running AP" and type(english) is pd.DataFrame
+    assert list(english.columns)[-1] == "running AP" and not isinstance(english, ShownTable)
     with language("zh"):
         chinese = trace_headers(table)
         printed = table.round(4).to_string()
@@ -288,8 +291,8 @@ def test_errors_a_learner_can_trigger_speak_chinese():
 def test_the_display_step_translates_rounds_and_keeps_the_machine_form():
     table = best_by_measure(pd.DataFrame({"AP": [1 / 3, -1e-9]}, index=["x", "y"]))
     shown = table.display(lang="zh", digits=2)
-    assert type(shown) is pd.DataFrame and shown.columns.tolist() == ["最佳", "并列", "分数"]
-    assert shown.index.name == "度量" and shown.loc["AP"].iloc[2] == 0.33
+    assert not isinstance(shown, ShownTable) and shown.columns.tolist() == ["最佳", "并列", "分数"]
+    assert shown.index.name == "指标" and shown.loc["AP"].iloc[2] == 0.33
     assert table.display(lang="en").columns.tolist() == ["best", "tie", "score"]
     assert table.display(digits=None).iloc[0, 2] == table.iloc[0, 2]
     assert list(table.columns) == ["best", "tie", "score"] and isinstance(table, ShownTable)

@@ -1002,5 +1002,5 @@ def test_notebook_11s_broken_run_reads_in_chinese():
     with language("zh"), pytest.raises(ValueError) as error:
         read_run(broken)
     assert str(error.value) == (
-        "<buffer>，第 2 行：查询 'q00'、文档 'doc2' 的分数 'high' 不是有限的数值。"
+        "<buffer>，第 2 行：查询“q00”、文档“doc2”的分数“high”不是有限的数值。"
     )
