@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from functools import reduce
 from html import escape
 from typing import Any
 
@@ -254,14 +255,17 @@ class ArrangeExercise(Exercise):
                 return Feedback("unreadable", y)
             scores = self._scores(y)
             if all(self._met(name, score) for name, score in scores.items()):
-                report = ", ".join(
-                    tr(
-                        "{name} = {score:.4f} (target {target:g})",
-                        name=name,
-                        score=score,
-                        target=self.targets[name],
-                    )
-                    for name, score in scores.items()
+                report = reduce(
+                    lambda first, second: tr("{first}, {second}", first=first, second=second),
+                    (
+                        tr(
+                            "{name} = {score:.4f} (target {target:g})",
+                            name=name,
+                            score=score,
+                            target=self.targets[name],
+                        )
+                        for name, score in scores.items()
+                    ),
                 )
                 return Feedback("correct", tr("Correct: {report}.", report=report))
             advice = [self._advice(name, y, score) for name, score in scores.items()]

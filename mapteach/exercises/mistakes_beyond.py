@@ -158,8 +158,9 @@ _SLIPS: tuple[_Slip, ...] = (
             "1/{rank} = {truth}."
         ),
         N_(
-            "You averaged the first relevant ranks themselves: ({terms}) / {n} = {value}. RR is "
-            "the reciprocal of each rank, averaged over the queries."
+            "You averaged the first relevant ranks themselves: ({terms}) / {n} = {value}. MRR "
+            "takes the reciprocal of each query's first relevant rank, then averages over the "
+            "queries."
         ),
     ),
     _Slip(

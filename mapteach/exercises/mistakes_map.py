@@ -82,6 +82,7 @@ def _map_facts(data: ExerciseData) -> dict[str, object]:
         "right": right,
         "kept": _added(kept) or "0",
         "kept_n": len(kept),
+        "as_one": _added([ap if query.r else 1.0 for ap, query in zip(aps, queries, strict=True)]),
         "empty": len(queries) - len(kept),
         "sums": " + ".join(shown(ap * query.r) for ap, query in zip(aps, queries, strict=True)),
         "total_r": sum(query.r for query in queries),
@@ -157,7 +158,8 @@ _mistake(
     ),
     _map_facts,
     convention=N_(
-        "article 003's and torchmetrics' skip, leaving out a query with no relevant result"
+        "article 003's and torchmetrics' empty_target_action=\"skip\", leaving out a query "
+        "with no relevant result"
     ),
 )
 _mistake(
@@ -166,9 +168,9 @@ _mistake(
     _empty_as_one,
     N_(
         'That is MAP as torchmetrics computes it with empty_target_action="pos", scoring '
-        "each query with no relevant result ({empty} of {q}) 1: {value}. Its AP is 0 / 0, "
-        "and conventions differ; this exercise asks for trec_eval's MAP, which scores such a "
-        "query 0 and keeps it in the mean: {right}."
+        "each query with no relevant result ({empty} of {q}) 1: MAP = ({as_one}) / {q} = "
+        "{value}. Its AP is 0 / 0, and conventions differ; this exercise asks for trec_eval's "
+        "MAP, which scores such a query 0 and keeps it in the mean: {right}."
     ),
     _map_facts,
     convention=N_('torchmetrics\' empty_target_action="pos", scoring 1 a query with R = 0'),

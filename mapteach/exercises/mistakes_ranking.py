@@ -290,7 +290,9 @@ _ap_mistake(
         "{value}. This exercise asks for trec_eval's {measure}, which divides by R = {r}, so "
         "{right}."
     ),
-    convention=N_("torchmetrics' top_k and many retrieval papers, ÷ the hits in the top k"),
+    convention=N_(
+        "torchmetrics' top_k and many cross-modal retrieval papers, ÷ the hits in the top k"
+    ),
 )
 _ap_mistake(
     N_("divided AP@k by min(k, R)"),

@@ -327,6 +327,18 @@ class ShownFrame(_Printed, pd.DataFrame):
         with _printing(self._decimals):
             return self._printable().to_html(*args, **kwargs)
 
+    def rename(self, *args: Any, **kwargs: Any) -> Any:
+        """As :meth:`pandas.DataFrame.rename`; the renamed copy is printed the same way.
+
+        A notebook names the columns the display step does not know; the table it shows
+        still prints its numbers at one precision, with "−" outside English.
+        """
+        if kwargs.get("inplace"):
+            return super().rename(*args, **kwargs)
+        renamed = _as_printed(pd.DataFrame(self).rename(*args, **kwargs), self.digits)
+        renamed.attrs = dict(self.attrs)
+        return renamed
+
 
 class ShownValues(_Printed, pd.Series):
     """A display form (a Series) printed with its numbers at one precision."""

@@ -431,7 +431,7 @@ PRACTICE_TERMS: dict[str, Term] = {
         "区分能力",
         ("判别力", "区分度"),
         (),
-        r"\frac{|\{(s, t) : p_{st} < \alpha\}|}{\binom{m}{2}}",
+        r"\frac{|\{(s, t) : p_{st} \le \alpha\}|}{\binom{m}{2}}",
         _COMPARING,
         N_(
             "The share of system pairs a measure finds significantly different on a test "

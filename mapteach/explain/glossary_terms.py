@@ -74,8 +74,8 @@ _MEASURE_TERMS: dict[str, Term] = {
         r"\mathrm{RBP} = (1 - p)\sum_{i=1}^{n} \mathrm{rel}_i\, p^{i-1}",
         _OTHER_NUMBERS,
         N_(
-            "A user goes on from one rank to the next with probability p: the expected rate of "
-            "relevant results they see (Moffat and Zobel 2008); it needs no R."
+            "A user goes on from one rank to the next with probability p: the gain a user gets "
+            "per rank read, on average (Moffat and Zobel 2008); it needs no R."
         ),
         r"\bRBP\b|\brank-biased precision\b",
     ),

@@ -174,6 +174,15 @@ def test_a_target_met_is_said_to_be_met_and_every_target_met_is_correct():
     )
 
 
+def test_the_chinese_verdicts_separate_the_targets_with_a_full_width_comma():
+    with language("zh"):
+        task = arrange()
+        correct = task.check(task.solve()).message
+        met_p5 = task.check([1, 0, 1, 0, 1, 0, 0, 0, 1, 0]).message
+    assert correct == "正确：AP = 0.5000（目标 0.5），P@5 = 0.6000（目标 0.6）。", correct
+    assert met_p5.endswith("P@5 为 0.6000，已达到目标。"), met_p5
+
+
 def test_solve_finds_the_first_arrangement_meeting_every_target():
     for targets, n, m in (AP_ONLY, AP_AND_P5):
         task = ArrangeExercise("?", targets, n, m)

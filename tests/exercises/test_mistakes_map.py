@@ -100,3 +100,15 @@ def test_queries_are_checked():
     with pytest.raises(ValueError, match=r"data\['queries'\] must be a non-empty list"):
         queries_of({"queries": [], "k": None})
     assert [q.k for q in queries_of({"queries": [_query([1, 0])], "k": 1})] == [1]
+
+
+def test_an_empty_query_counted_as_one_shows_the_mean_it_took():  # 04.1
+    lists = [[1, 0, 1, 0], [0, 0, 1], [0, 0, 0, 0]]
+    data = {"queries": [_query(y) for y in lists], "k": None}
+    aps = [(1 + 2 / 3) / 2, 1 / 3, 1.0]
+    with language("en"):
+        found = {wrong.name: wrong for wrong in wrong_answers("MAP", data, 0.0)}
+    shown_sum = " + ".join(f"{ap:.4f}" for ap in aps)
+    assert f"MAP = ({shown_sum}) / 3 = {sum(aps) / 3:.4f}" in (
+        found["counted an empty query as 1"].explanation
+    )

@@ -130,3 +130,13 @@ def test_a_negative_number_printed_in_chinese_has_the_minus_sign():
             printed[lang] = display_table(table, digits=4).to_string(index=False)
     assert printed["en"].split()[-2:] == ["0.3056", "-0.3056"]
     assert printed["zh"].split()[-2:] == ["0.3056", "\u22120.3056"]
+
+
+def test_a_renamed_display_form_still_prints_the_minus_sign_in_its_html():
+    """What Lab shows (HTML) follows the plain-text rule, also after a notebook renames."""
+    table = pd.DataFrame({"notebook_key": [0.5], "notebook_delta": [-0.04897]})
+    with language("zh"):
+        renamed = display_table(table, digits=4).rename(columns={"notebook_key": "named"})
+        html, printed = renamed._repr_html_(), renamed.to_string(index=False)
+    assert "<td>\u22120.0490</td>" in html and "-0.0490" not in html
+    assert printed.split() == ["named", "notebook_delta", "0.5000", "\u22120.0490"]
